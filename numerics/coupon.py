@@ -1,0 +1,687 @@
+"""Coupon-collector probability p^rho_cc(N) = P(T <= N) (Merad et al. Lemma 2 (8), Section 3.1).
+
+T is the number of i.i.d. draws from a class distribution rho over N_C classes
+needed to see every class, so ``p_cc(rho, N) = P(T <= N)`` is the probability
+that N draws collect every class.
+
+Methods (every float path sums non-negative terms only):
+
+* :func:`log_p_cc` / :func:`p_cc` -- any rho, by exponential tilting
+  (Poissonization).  With independent X_c ~ Poisson(lambda_c),
+  lambda_c = rho_c s, and S = sum X_c ~ Poisson(s),
+  ``P(T <= N) = P(all X_c >= 1 | S = N)
+  = r_N * prod_c (1 - e^{-lambda_c}) / PoissonPMF(N; s)``,
+  where ``r_N = P(sum M_c = N)`` for independent zero-truncated Poisson M_c.
+  s is chosen so that ``sum_c E[M_c] = N``: then r_N is a central point mass
+  (not tiny) and is computed by convolving the M_c pmfs restricted to windows
+  whose dropped mass is bounded by Chernoff's Poisson tail bound
+  (:class:`PccInfo` reports the bound; it is kept below 1e-20 relative).
+  Textbook inclusion-exclusion is *not* used: it has 2^N_C terms for general
+  rho and cancels catastrophically.
+* :func:`p_cc_uniform_dp` -- uniform rho, Markov chain on the number of
+  collected coupons; also returns the upper tail P(T > N) as a sum of the
+  missing-state probabilities (accurate where 1 - p would cancel).
+* :func:`p_cc_mp` -- mpmath twin: exact integer inclusion-exclusion
+  (n! S(N, n) / n^N) for uniform rho, subset inclusion-exclusion with enough
+  guard digits for the cancellation otherwise (N_C <= 20).
+* :func:`coupon_mean_exact`, :func:`coupon_variance_exact`,
+  :func:`coupon_distribution`, :func:`coupon_tail_two_sided`,
+  :func:`chebyshev_lhs` -- uniform rho: E[T] = n H_n and
+  Var(T) = n^2 H^(2)_n - n H_n < (n pi)^2 / 6.  The paper prints
+  Var(T) = (N_C pi)^2 / 6 (Section 3.1); that is only an upper bound, which
+  its Chebyshev bound P(|T - n H_n| >= beta n) <= pi^2 / (6 beta^2) uses.
+
+Accuracy of the float paths: relative 1e-12 (measured <= 1.1e-15) against the mp
+twin; log_p_cc keeps that relative accuracy where p_cc underflows (e.g.
+N = N_C, p = N_C! prod rho_c).  rho is divided by its float sum first; the
+result is exact for the rounded, normalised rho.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import numbers
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Sequence
+
+import mpmath
+import numpy as np
+from scipy import optimize, signal
+
+from numerics.errors import AssumptionError
+
+__all__ = [
+    "PccInfo",
+    "p_cc_info",
+    "log_p_cc",
+    "p_cc",
+    "p_cc_uniform_dp",
+    "p_cc_mp",
+    "coupon_mean_exact",
+    "coupon_variance_exact",
+    "coupon_distribution",
+    "coupon_tail_two_sided",
+    "chebyshev_lhs",
+    "chebyshev_lhs_grid",
+    "chebyshev_rhs_paper",
+    "chebyshev_rhs_true",
+]
+
+#: relative bound on the probability mass dropped by windowing/trimming in r_N
+DROPPED_REL_TOL = 1e-20
+#: largest N_C for the 2^N_C subset inclusion-exclusion of :func:`p_cc_mp`
+MP_SUBSET_MAX_CLASSES = 20
+_RHO_SUM_TOL = 1e-12
+_TINY = float(np.finfo(float).tiny)
+_LOG_2PI = math.log(2.0 * math.pi)
+
+
+# ----------------------------------------------------------------------------
+# input validation
+# ----------------------------------------------------------------------------
+def _check_n_draws(N: Any, name: str = "N") -> int:
+    """N must be a positive integer (int or numpy integer, not bool)."""
+    if isinstance(N, bool) or not isinstance(N, numbers.Integral):
+        raise AssumptionError(
+            f"{name} = {N!r}: {name} must be a positive integer "
+            "(number of draws, Merad et al. Lemma 2 (8))"
+        )
+    N = int(N)
+    if N < 1:
+        raise AssumptionError(
+            f"{name} = {N}: {name} must be a positive integer "
+            "(number of draws, Merad et al. Lemma 2 (8))"
+        )
+    return N
+
+
+def _check_rho_values(vals: Sequence[Any]) -> None:
+    """Shared rho checks on exact-comparable scalars (floats, Fractions, mpf)."""
+    if len(vals) == 0:
+        raise AssumptionError("rho = []: rho must be a non-empty 1-d vector of class probabilities")
+    for i, v in enumerate(vals):
+        fv = float(v)
+        if math.isnan(fv):
+            raise AssumptionError(f"rho[{i}] = {v}: rho contains NaN")
+        if math.isinf(fv):
+            raise AssumptionError(f"rho[{i}] = {v}: rho contains a non-finite (inf) entry")
+    for i, v in enumerate(vals):
+        if v < 0:
+            raise AssumptionError(
+                f"rho[{i}] = {v}: rho has a negative entry; the paper requires rho(c) > 0 "
+                "for every class (Merad et al. Section 3)"
+            )
+        if v == 0:
+            raise AssumptionError(
+                f"rho[{i}] = {v}: rho has a zero entry; the paper requires rho(c) > 0 "
+                "for every class (Merad et al. Section 3)"
+            )
+        if float(v) < _TINY:
+            raise AssumptionError(
+                f"rho[{i}] = {v}: rho has an entry below the smallest normal float64 "
+                f"({_TINY:.3g}); such a mass cannot be represented to full relative precision"
+            )
+
+
+def _check_rho(rho: Any) -> np.ndarray:
+    """Validate a float class distribution and return it divided by its sum."""
+    arr = np.asarray(rho, dtype=float)
+    if arr.ndim != 1 or arr.size == 0:
+        raise AssumptionError(
+            f"rho has shape {arr.shape}: rho must be a non-empty 1-d vector of class probabilities"
+        )
+    _check_rho_values(arr.tolist())
+    total = math.fsum(arr.tolist())
+    if abs(total - 1.0) > _RHO_SUM_TOL:
+        raise AssumptionError(
+            f"sum(rho) = {total!r}: rho does not sum to 1 within {_RHO_SUM_TOL:g}"
+        )
+    return arr / total
+
+
+# ----------------------------------------------------------------------------
+# accurate Poisson log-pmf (Loader's saddle-point form, as in R's dpois)
+# ----------------------------------------------------------------------------
+def _stirlerr_small_table() -> np.ndarray:
+    out = np.full(16, np.nan)
+    with mpmath.workdps(40):
+        half_log_2pi = mpmath.log(2 * mpmath.pi) / 2
+        for n in range(1, 16):
+            v = mpmath.loggamma(n + 1) - (n + mpmath.mpf(1) / 2) * mpmath.log(n) + n - half_log_2pi
+            out[n] = float(v)
+    return out
+
+
+_STIRLERR_SMALL = _stirlerr_small_table()
+
+
+def _stirlerr(k: np.ndarray) -> np.ndarray:
+    """log(k!) - [(k + 1/2) log k - k + log sqrt(2 pi)] for integers k >= 1."""
+    k = np.asarray(k, dtype=np.int64)
+    out = np.empty(k.shape, dtype=float)
+    small = k <= 15
+    out[small] = _STIRLERR_SMALL[k[small]]
+    x = k[~small].astype(float)
+    nn = x * x
+    s0, s1, s2, s3 = 1.0 / 12, 1.0 / 360, 1.0 / 1260, 1.0 / 1680
+    s4, s5, s6 = 1.0 / 1188, 691.0 / 360360, 1.0 / 156
+    out[~small] = (s0 - (s1 - (s2 - (s3 - (s4 - (s5 - s6 / nn) / nn) / nn) / nn) / nn) / nn) / x
+    return out
+
+
+def _bd0(x: np.ndarray, m: float) -> np.ndarray:
+    """x log(x/m) + m - x without cancellation (Loader 2000)."""
+    x = np.asarray(x, dtype=float)
+    out = np.empty(x.shape, dtype=float)
+    d = x - m
+    near = np.abs(d) < 0.1 * (x + m)
+    xf = x[~near]
+    out[~near] = xf * np.log(xf / m) + m - xf
+    if np.any(near):
+        dn = d[near]
+        v = dn / (x[near] + m)
+        s = dn * v
+        ej = 2.0 * x[near] * v
+        v2 = v * v
+        for j in range(1, 60):
+            ej = ej * v2
+            term = ej / (2 * j + 1)
+            s = s + term
+            if np.all(np.abs(term) <= 1e-18 * np.abs(s)):
+                break
+        out[near] = s
+    return out
+
+
+def _log_dpois(k: np.ndarray, lam: float) -> np.ndarray:
+    """log PoissonPMF(k; lam) for integers k >= 1, relative accuracy ~ machine epsilon."""
+    k = np.asarray(k)
+    return -_stirlerr(k) - _bd0(k, lam) - 0.5 * (_LOG_2PI + np.log(k.astype(float)))
+
+
+# ----------------------------------------------------------------------------
+# tilting
+# ----------------------------------------------------------------------------
+def _ztp_mean(x: np.ndarray) -> np.ndarray:
+    """E[M] for M ~ zero-truncated Poisson(x): x / (1 - e^{-x}) (-> 1 as x -> 0)."""
+    x = np.asarray(x, dtype=float)
+    den = -np.expm1(-x)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(x > 0, x / np.where(den > 0, den, 1.0), 1.0)
+    return out
+
+
+def _ztp_var(x: np.ndarray) -> np.ndarray:
+    """Var[M] for M ~ zero-truncated Poisson(x) (used only for the size estimate of r_N)."""
+    mu = _ztp_mean(x)
+    v = mu * (1.0 + x - mu)
+    return np.where(x < 1e-4, x / 2.0, np.maximum(v, 0.0))
+
+
+def _solve_tilt(rho: np.ndarray, N: int) -> float:
+    """s > 0 with sum_c rho_c s / (1 - e^{-rho_c s}) = N (bracket [N - N_C, N])."""
+    n = rho.size
+
+    def f(s: float) -> float:
+        return math.fsum(_ztp_mean(rho * s).tolist()) - N
+
+    lo, hi = float(max(N - n, 0.5)), float(N)
+    flo, fhi = f(lo), f(hi)
+    if flo >= 0:
+        return lo
+    if fhi <= 0:
+        return hi
+    return float(optimize.brentq(f, lo, hi, xtol=1e-12 * hi, rtol=1e-14, maxiter=200))
+
+
+def _chernoff_log(k: np.ndarray, lam: float) -> np.ndarray:
+    """log of e^{-lam} (e lam / k)^k: bounds P(X >= k) for k >= lam, P(X <= k) for k <= lam."""
+    k = np.asarray(k, dtype=float)
+    return -lam + k + k * (math.log(lam) - np.log(k))
+
+
+@dataclass
+class _Factor:
+    pmf: np.ndarray
+    offset: int  # value of pmf[0]
+
+
+def _ztp_window(lam: float, tau: float) -> tuple[_Factor, float]:
+    """Zero-truncated Poisson(lam) pmf on a window with Chernoff-bounded dropped mass <= tau."""
+    log_norm = math.log(-math.expm1(-lam))  # log P(X >= 1)
+    log_half = math.log(tau / 2.0)
+    L = -log_half - log_norm  # > 0
+    # upper end: smallest k > lam with bound(P(M >= k)) <= tau/2; Bernstein gives a safe k_max
+    t_hi = L / 3.0 + math.sqrt(L * L / 9.0 + 2.0 * lam * L)
+    ks = np.arange(math.floor(lam) + 1, math.ceil(lam + t_hi) + 3)
+    ub = _chernoff_log(ks, lam) - log_norm
+    ok = np.nonzero(ub <= log_half)[0]
+    i = int(ok[0]) if ok.size else ks.size - 1
+    k_hi = int(ks[i]) - 1
+    up_bound = math.exp(float(ub[i]))
+    # lower end: largest k < lam with bound(P(M <= k)) <= tau/2; window starts at k + 1
+    k_lo, low_bound = 1, 0.0
+    if lam > 1.0:
+        t_lo = math.sqrt(2.0 * lam * L)
+        kl = np.arange(max(1, math.floor(lam - t_lo) - 1), math.ceil(lam))
+        kl = kl[kl < lam]
+        if kl.size:
+            lb = _chernoff_log(kl, lam) - log_norm
+            ok = np.nonzero(lb <= log_half)[0]
+            if ok.size:
+                j = int(ok[-1])
+                k_lo, low_bound = int(kl[j]) + 1, math.exp(float(lb[j]))
+    k_hi = max(k_hi, k_lo)
+    k = np.arange(k_lo, k_hi + 1)
+    if lam < 1.0:
+        # ztp(1) = lam / (e^lam - 1), ztp(k+1) = ztp(k) lam / (k+1); k_lo == 1 here
+        ratios = np.concatenate(([lam / math.expm1(lam)], lam / k[1:].astype(float)))
+        pmf = np.cumprod(ratios)
+    else:
+        pmf = np.exp(_log_dpois(k, lam) - log_norm)
+    # The window holds mass 1 - (up + low) = 1 to double precision: dividing by the exact
+    # (fsum) mass removes the systematic part of the rounding error, which would otherwise
+    # grow N_C-fold in the N_C-fold convolution.  Relative effect <= the dropped bound.
+    pmf = pmf / math.fsum(pmf.tolist())
+    return _Factor(pmf, k_lo), up_bound + low_bound
+
+
+def _trim(f: _Factor, budget: float) -> tuple[_Factor, float]:
+    """Drop leading/trailing entries of total mass <= budget (each side budget/2)."""
+    a = f.pmf
+    if budget <= 0 or a.size <= 1:
+        return f, 0.0
+    c = np.cumsum(a)
+    i = int(np.searchsorted(c, budget / 2.0, side="right"))
+    cr = np.cumsum(a[::-1])
+    j = int(np.searchsorted(cr, budget / 2.0, side="right"))
+    if i + j >= a.size:
+        return f, 0.0
+    dropped = math.fsum(a[:i].tolist()) + math.fsum(a[a.size - j:].tolist())
+    return _Factor(a[i:a.size - j], f.offset + i), dropped
+
+
+def _conv(a: _Factor, b: _Factor, budget: float) -> tuple[_Factor, float]:
+    """Distribution of A + B, trimmed by ``budget`` and renormalised to unit mass."""
+    f, dropped = _trim(_Factor(np.convolve(a.pmf, b.pmf), a.offset + b.offset), budget)
+    return _Factor(f.pmf / math.fsum(f.pmf.tolist()), f.offset), dropped
+
+
+def _point_of_sum(a: _Factor, b: _Factor, N: int) -> float:
+    """P(A + B = N) for independent A, B with the given (windowed) pmfs: one dot product."""
+    # need i in [0, la) and N - oa - ob - i in [0, lb)
+    t = N - a.offset - b.offset
+    i0 = max(0, t - (b.pmf.size - 1))
+    i1 = min(a.pmf.size - 1, t)
+    if i1 < i0:
+        return 0.0
+    return float(np.dot(a.pmf[i0:i1 + 1], b.pmf[t - i1:t - i0 + 1][::-1]))
+
+
+def _log_tilt_factor(lams: np.ndarray, counts: np.ndarray, lam_all: np.ndarray, N: int) -> float:
+    """log[prod_c (1 - e^{-lambda_c}) / PoissonPMF(N; Lambda)], Lambda = sum_c lambda_c exactly.
+
+    Evaluated in mpmath: for N near N_C both parts are ~N log N and cancel to
+    O(|log p|), which would cost ~1e-12 absolute in float64.
+    """
+    big_lam = lams >= 5.0  # there |log(1 - e^-lam)| < 7e-3: float64 is exact to ~1e-18
+    t_float = math.fsum((counts[big_lam] * np.log1p(-np.exp(-lams[big_lam]))).tolist())
+    with mpmath.workdps(40):
+        big = mpmath.fsum(mpmath.mpf(x) for x in lam_all.tolist())
+        t = mpmath.fsum(
+            int(c) * mpmath.log(-mpmath.expm1(-mpmath.mpf(lam)))
+            for lam, c in zip(lams[~big_lam].tolist(), counts[~big_lam].tolist())
+        )
+        t -= N * mpmath.log(big) - big - mpmath.loggamma(N + 1)
+        return float(t + t_float)
+
+
+@dataclass(frozen=True)
+class PccInfo:
+    """Result and diagnostics of :func:`p_cc_info` (Merad et al. Lemma 2 (8))."""
+
+    log_p: float  #: log P(T <= N)
+    method: str  #: "N<N_C", "single class", "closed form N=N_C" or "tilting"
+    s: float = math.nan  #: tilt = total Poisson mean sum_c lambda_c
+    log_r: float = math.nan  #: log of the computed (windowed) r_N = P(sum M_c = N)
+    #: Chernoff + trimming bound on |r_N(true) - r_N(computed)| (two-sided: the truncated
+    #: pmfs are renormalised to unit mass, which can only raise r_N by a factor 1/(1 - D))
+    dropped_bound: float = 0.0
+    dropped_rel: float = 0.0  #: dropped_bound / r_N(computed), kept <= DROPPED_REL_TOL
+    n_groups: int = 0  #: distinct rho values (equal classes are convolved by powering)
+    max_width: int = 0  #: largest pmf array convolved
+
+    @property
+    def p(self) -> float:
+        return math.exp(self.log_p)
+
+
+def p_cc_info(rho: Any, N: int) -> PccInfo:
+    """P(T <= N) for any rho with diagnostics (Merad et al. Lemma 2 (8), Section 3.1).
+
+    See the module docstring for the tilting identity.  The dropped-mass bound
+    (Chernoff tails of every window plus the exact mass trimmed from partial
+    convolutions) is reported and kept below ``DROPPED_REL_TOL`` relative to r_N.
+    """
+    N = _check_n_draws(N)
+    rho_n = _check_rho(rho)
+    n = rho_n.size
+    if N < n:
+        return PccInfo(-math.inf, "N<N_C")
+    if n == 1:
+        return PccInfo(0.0, "single class")
+    if N == n:  # p = N_C! prod rho_c, summed in mpmath (log N_C! and sum log rho_c cancel)
+        with mpmath.workdps(40):
+            raw = [mpmath.mpf(x) for x in np.asarray(rho, dtype=float).tolist()]
+            log_p = float(
+                mpmath.loggamma(n + 1)
+                + mpmath.fsum(mpmath.log(x) for x in raw)
+                - n * mpmath.log(mpmath.fsum(raw))
+            )
+        return PccInfo(min(log_p, 0.0), "closed form N=N_C")
+
+    s = _solve_tilt(rho_n, N)
+    lam_all = rho_n * s
+    big_lambda = math.fsum(lam_all.tolist())
+    lams, counts = np.unique(lam_all, return_counts=True)
+    var_total = math.fsum((counts * _ztp_var(lams)).tolist())
+    r_guess = 0.1 / math.sqrt(2.0 * math.pi * (var_total + 1.0))
+
+    n_ops = sum(2 * int(c).bit_length() for c in counts) + 1
+    for _attempt in range(6):
+        tau_total = DROPPED_REL_TOL * r_guess
+        tau_class = tau_total / (2.0 * n)
+        tau_trim = tau_total / (2.0 * n_ops)
+        dropped = 0.0
+        max_width = 0
+        heap: list[tuple[int, int, _Factor]] = []
+        uid = itertools.count()
+        for lam, c in zip(lams.tolist(), counts.tolist()):
+            base, bound = _ztp_window(lam, tau_class)
+            dropped += c * bound
+            c = int(c)
+            while True:  # binary powering: push base^(2^b) for every set bit b of c
+                if c & 1:
+                    heapq.heappush(heap, (base.pmf.size, next(uid), base))
+                c >>= 1
+                if not c:
+                    break
+                max_width = max(max_width, base.pmf.size)
+                base, d = _conv(base, base, tau_trim)
+                dropped += d
+        while len(heap) > 2:
+            _, _, a = heapq.heappop(heap)
+            _, _, b = heapq.heappop(heap)
+            max_width = max(max_width, a.pmf.size, b.pmf.size)
+            prod, d = _conv(a, b, tau_trim)
+            dropped += d
+            heapq.heappush(heap, (prod.pmf.size, next(uid), prod))
+        if len(heap) == 2:
+            a, b = heap[0][2], heap[1][2]
+            max_width = max(max_width, a.pmf.size, b.pmf.size)
+            r = _point_of_sum(a, b, N)
+        else:
+            a = heap[0][2]
+            idx = N - a.offset
+            r = float(a.pmf[idx]) if 0 <= idx < a.pmf.size else 0.0
+        if r > 0 and dropped <= DROPPED_REL_TOL * r:
+            break
+        r_guess = (r if r > 0 else r_guess) * 1e-3
+    else:  # pragma: no cover - would mean N is far from the centre of the tilted sum
+        raise RuntimeError(f"p_cc: could not bound the dropped mass (r_N = {r}, dropped <= {dropped})")
+
+    log_p = math.log(r) + _log_tilt_factor(lams, counts, lam_all, N)
+    log_p = min(log_p, 0.0)
+    return PccInfo(
+        log_p,
+        "tilting",
+        s=big_lambda,
+        log_r=math.log(r),
+        dropped_bound=dropped,
+        dropped_rel=dropped / r,
+        n_groups=int(lams.size),
+        max_width=max_width,
+    )
+
+
+def log_p_cc(rho: Any, N: int) -> float:
+    """log P(T <= N), accurate also where P underflows (Merad et al. Lemma 2 (8))."""
+    return p_cc_info(rho, N).log_p
+
+
+def p_cc(rho: Any, N: int) -> float:
+    """p^rho_cc(N) = P(T <= N): N i.i.d. draws from rho hit every class (Merad et al. Lemma 2 (8))."""
+    return math.exp(log_p_cc(rho, N))
+
+
+# ----------------------------------------------------------------------------
+# uniform rho: Markov chain / stage decomposition
+# ----------------------------------------------------------------------------
+def _check_n_classes(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or int(n) < 1:
+        raise AssumptionError(f"n = {n!r}: the number of classes N_C must be a positive integer")
+    return int(n)
+
+
+def p_cc_uniform_dp(n: int, N: int) -> tuple[float, float]:
+    """(P(T <= N), P(T > N)) for uniform rho over n classes (Merad et al. Section 3.1).
+
+    Markov chain on the number j of collected coupons (j -> j stays with
+    probability j/n, moves to j+1 with (n-j)/n); only non-negative terms.
+    P(T > N) is the fsum of the probabilities of the states j < n, so it is
+    accurate where 1 - P(T <= N) cancels.  Cost O(n N); values below ~1e-300
+    are accurate in absolute terms only (float64 underflow).
+    """
+    n = _check_n_classes(n)
+    N = _check_n_draws(N)
+    if N < n:
+        return 0.0, 1.0
+    j = np.arange(n + 1, dtype=float)
+    stay = j / n
+    move = (n - j[:-1]) / n
+    v = np.zeros(n + 1)
+    v[0] = 1.0
+    for t in range(N):
+        top = min(t + 1, n)  # states > t+1 are unreachable
+        new = v[: top + 1] * stay[: top + 1]
+        new[1:] += v[:top] * move[:top]
+        v[: top + 1] = new
+    return float(v[n]), math.fsum(v[:n].tolist())
+
+
+def _uniform_pmf_sf(n: int, t_max: int) -> tuple[np.ndarray, np.ndarray]:
+    """P(T = t) and P(T > t), t = 0..t_max, for uniform rho (non-negative recursions).
+
+    T = G_1 + ... + G_n with G_i ~ Geometric((n - i + 1)/n) on {1, 2, ...}.
+    Adding G ~ Geom(p), q = 1 - p, to A: B[t] = q B[t-1] + p A[t-1] and
+    P(A + G > t) = P(A > t) + C[t], C[t] = q C[t-1] + A[t].
+    """
+    pmf = np.zeros(t_max + 1)
+    pmf[0] = 1.0
+    sf = np.zeros(t_max + 1)
+    for i in range(1, n + 1):
+        p = (n - i + 1) / n
+        q = (i - 1) / n
+        sf = sf + signal.lfilter([1.0], [1.0, -q], pmf)
+        pmf = signal.lfilter([0.0, p], [1.0, -q], pmf)
+    return pmf, sf
+
+
+def coupon_distribution(n: int, t_max: int) -> np.ndarray:
+    """P(T = t) for t = 0..t_max, uniform rho over n classes (Merad et al. Section 3.1)."""
+    n = _check_n_classes(n)
+    if isinstance(t_max, bool) or not isinstance(t_max, numbers.Integral) or t_max < 0:
+        raise AssumptionError(f"t_max = {t_max!r}: t_max must be a non-negative integer")
+    return _uniform_pmf_sf(n, int(t_max))[0]
+
+
+def coupon_mean_exact(n: int) -> Fraction:
+    """E[T] = sum_i n / (n - i + 1) (= n H_n, Merad et al. Section 3.1), exact."""
+    n = _check_n_classes(n)
+    return sum((Fraction(n, n - i + 1) for i in range(1, n + 1)), Fraction(0))
+
+
+def coupon_variance_exact(n: int) -> Fraction:
+    """Var(T) = sum_i (1 - p_i)/p_i^2, p_i = (n - i + 1)/n, exact.
+
+    Equals n^2 H^(2)_n - n H_n, strictly below the (N_C pi)^2/6 printed as the
+    variance in Merad et al. Section 3.1 (which is only an upper bound).
+    """
+    n = _check_n_classes(n)
+    total = Fraction(0)
+    for i in range(1, n + 1):
+        p = Fraction(n - i + 1, n)
+        total += (1 - p) / (p * p)
+    return total
+
+
+def _two_sided_from(pmf: np.ndarray, sf: np.ndarray, a: int, b: int) -> float:
+    lower = math.fsum(pmf[: a + 1].tolist()) if a >= 0 else 0.0
+    upper = float(sf[b - 1]) if b >= 1 else 1.0
+    return lower + upper
+
+
+def coupon_tail_two_sided(n: int, a: int, b: int) -> float:
+    """P(T <= a) + P(T >= b) for uniform rho, a < b integers, both tails summed directly."""
+    n = _check_n_classes(n)
+    for name, v in (("a", a), ("b", b)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+            raise AssumptionError(f"{name} = {v!r}: tail thresholds must be integers")
+    a, b = int(a), int(b)
+    if a >= b:
+        raise AssumptionError(f"a = {a}, b = {b}: the two tails overlap, need a < b")
+    pmf, sf = _uniform_pmf_sf(n, max(a, b - 1, 0))
+    return _two_sided_from(pmf, sf, a, b)
+
+
+def _cheb_thresholds(n: int, beta: Any) -> tuple[int, int]:
+    """Integers a, b with |T - n H_n| >= beta n  <=>  T <= a or T >= b (exact Fractions)."""
+    if isinstance(beta, float) and not math.isfinite(beta):
+        raise AssumptionError(f"beta = {beta!r}: beta must be a finite number > 0")
+    beta_f = Fraction(beta)
+    if beta_f <= 0:
+        raise AssumptionError(f"beta = {beta!r}: the Chebyshev bound needs beta > 0")
+    m = coupon_mean_exact(n)
+    return math.floor(m - beta_f * n), math.ceil(m + beta_f * n)
+
+
+def chebyshev_lhs(n: int, beta: float | Fraction) -> float:
+    """P(|T - n H_n| >= beta n) for uniform rho, exactly thresholded (Merad et al. Section 3.1)."""
+    n = _check_n_classes(n)
+    a, b = _cheb_thresholds(n, beta)
+    return coupon_tail_two_sided(n, a, b)
+
+
+def chebyshev_lhs_grid(n: int, betas: Sequence[float | Fraction]) -> np.ndarray:
+    """:func:`chebyshev_lhs` for several beta, computing the distribution of T once."""
+    n = _check_n_classes(n)
+    thr = [_cheb_thresholds(n, beta) for beta in betas]
+    if not thr:
+        return np.zeros(0)
+    t_max = max(max(a, b - 1, 0) for a, b in thr)
+    pmf, sf = _uniform_pmf_sf(n, t_max)
+    return np.array([_two_sided_from(pmf, sf, a, b) for a, b in thr])
+
+
+def chebyshev_rhs_paper(beta: float) -> float:
+    """pi^2 / (6 beta^2): the bound printed in Merad et al. Section 3.1."""
+    return math.pi**2 / (6.0 * beta * beta)
+
+
+def chebyshev_rhs_true(n: int, beta: float) -> float:
+    """Var(T) / (beta n)^2: Chebyshev with the true variance (<= chebyshev_rhs_paper)."""
+    return float(coupon_variance_exact(n) / (Fraction(beta) * n) ** 2)
+
+
+# ----------------------------------------------------------------------------
+# high-precision twin
+# ----------------------------------------------------------------------------
+def _exact_rational(v: Any) -> Fraction:
+    """A Fraction equal to v (int, Fraction, float, numpy float or mpf: all exact)."""
+    if isinstance(v, Fraction):
+        return v
+    if isinstance(v, numbers.Integral):
+        return Fraction(int(v))
+    if isinstance(v, mpmath.mpf):
+        man, exp = v.man_exp
+        return Fraction(int(man)) * (Fraction(2) ** int(exp))
+    if isinstance(v, (float, np.floating)):
+        return Fraction(float(v))
+    if isinstance(v, str):
+        return Fraction(v)
+    raise AssumptionError(f"rho entry {v!r} of type {type(v).__name__}: expected a real number")
+
+
+def _uniform_exact(n: int, N: int) -> Fraction:
+    """n! S(N, n) / n^N = sum_j (-1)^j C(n, j) (1 - j/n)^N, in exact integers."""
+    num = sum((-1) ** j * math.comb(n, j) * (n - j) ** N for j in range(n + 1))
+    return Fraction(num, n**N)
+
+
+def p_cc_mp(rho: Any, N: int, dps: int = 60) -> mpmath.mpf:
+    """mpmath twin of :func:`p_cc` to ``dps`` digits (Merad et al. Lemma 2 (8)).
+
+    rho may hold floats, Fractions, ints or mpf; it is normalised exactly.
+    Uniform rho: exact integer inclusion-exclusion n! S(N, n) / n^N (when the
+    integers stay below ~2e7 bits).  Otherwise inclusion-exclusion grouped by
+    equal rho values (prod (count + 1) <= 2^20 terms, so any rho with N_C <= 20)
+    with guard digits log10(2^N_C / (N_C! prod rho)), which exceed the digits lost
+    to cancellation since p >= N_C! prod rho.
+    """
+    N = _check_n_draws(N)
+    if isinstance(rho, np.ndarray):
+        if rho.ndim != 1:
+            raise AssumptionError(
+                f"rho has shape {rho.shape}: rho must be a non-empty 1-d vector of class probabilities"
+            )
+        vals = rho.tolist()
+    else:
+        vals = list(rho)
+    _check_rho_values(vals)
+    fr = [_exact_rational(v) for v in vals]
+    total = sum(fr, Fraction(0))
+    if abs(total - 1) > Fraction(_RHO_SUM_TOL):
+        raise AssumptionError(
+            f"sum(rho) = {float(total)!r}: rho does not sum to 1 within {_RHO_SUM_TOL:g}"
+        )
+    n = len(fr)
+    if N < n:
+        return mpmath.mpf(0)
+    fr = [x / total for x in fr]
+    groups: dict[Fraction, int] = {}
+    for x in fr:
+        groups[x] = groups.get(x, 0) + 1
+    if len(groups) == 1 and n * N * math.log2(n + 1) <= 2e7:
+        exact = _uniform_exact(n, N)
+        with mpmath.workdps(dps):
+            return mpmath.mpf(exact.numerator) / exact.denominator
+    n_terms = math.prod(c + 1 for c in groups.values())
+    if n_terms > 2**MP_SUBSET_MAX_CLASSES:
+        raise AssumptionError(
+            f"N_C = {n} with {len(groups)} distinct rho values: p_cc_mp's inclusion-exclusion "
+            f"would need {n_terms} > 2^{MP_SUBSET_MAX_CLASSES} terms"
+        )
+    # guard digits: |terms| sum to <= 2^n while p >= n! prod rho_c
+    with mpmath.workdps(30):
+        log10_lb = mpmath.log10(mpmath.factorial(n)) + mpmath.fsum(
+            c * mpmath.log10(mpmath.mpf(x.numerator) / x.denominator) for x, c in groups.items()
+        )
+    guard = max(0, math.ceil(n * math.log10(2.0) - float(log10_lb))) + 15
+    with mpmath.workdps(dps + guard):
+        vals_g = [mpmath.mpf(x.numerator) / x.denominator for x in groups]
+        counts_g = list(groups.values())
+        # P(T <= N) = sum over kept counts j_g (0..c_g) of
+        #   (-1)^(n - sum j) prod C(c_g, j_g) (sum_g j_g rho_g)^N   (inclusion-exclusion on
+        # the missed classes; the kept mass is summed directly, never formed as 1 - missed)
+        terms = []
+        for js in itertools.product(*(range(c + 1) for c in counts_g)):
+            kept = mpmath.fsum(j * v for j, v in zip(js, vals_g))
+            coef = math.prod(math.comb(c, j) for c, j in zip(counts_g, js))
+            sign = -1 if (n - sum(js)) % 2 else 1
+            terms.append(sign * coef * kept**N)
+        out = mpmath.fsum(terms)
+    with mpmath.workdps(dps):
+        return +out

@@ -1,0 +1,9 @@
+"""The one exception type for bad input: its message names the violated assumption."""
+
+
+class AssumptionError(ValueError):
+    """An input violates an assumption of the paper or of the numerics.
+
+    Messages repeat the offending value and say what is required, e.g.
+    ``rho[2] = 0.0: the paper requires rho(c) > 0 for every class (Merad et al. Section 3)``.
+    """

@@ -1,0 +1,105 @@
+"""The clcheck command line, the report format, and claims registered from outside the repository."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from theorems.cli import app
+from theorems.engine import WITNESS_DIR
+
+runner = CliRunner()
+REPORT_KEYS = {"id", "kind", "source", "verdict", "examples", "min_slack", "worst_ratio", "witness",
+               "certificate", "expected"}
+
+
+def test_audit_writes_both_reports_with_the_documented_shape(tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    res = runner.invoke(app, ["audit", "--claim", "merad.lse.nonneg", "--claim", "merad.prop1.part1",
+                              "--budget", "15", "--adversarial-starts", "1", "--seed", "3",
+                              "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    data = json.loads((out / "report.json").read_text())
+    assert data["version"] == 1 and data["seed"] == 3
+    assert [c["id"] for c in data["claims"]] == ["merad.lse.nonneg", "merad.prop1.part1"]
+    for c in data["claims"]:
+        assert REPORT_KEYS <= set(c)
+        assert c["expected"] is True
+    refuted = data["claims"][1]
+    assert refuted["verdict"] == "refuted" and refuted["witness"]["claim"] == "merad.prop1.part1"
+    md = (out / "report.md").read_text()
+    assert "| `merad.prop1.part1` |" in md and "**refuted**" in md
+    assert (out / "witnesses" / "merad.prop1.part1.json").exists()
+
+
+def test_audit_exit_code_is_the_ci_gate(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["audit", "--claim", "no.such.claim", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "unknown claim" in res.output
+
+
+@pytest.mark.parametrize("witness", sorted(p.name for p in WITNESS_DIR.glob("*.json")))
+def test_replay_confirms_each_recorded_witness(witness: str) -> None:
+    res = runner.invoke(app, ["replay", str(WITNESS_DIR / witness)])
+    assert res.exit_code == 0, res.output
+    assert "VIOLATED" in res.output and "still refutes" in res.output
+
+
+def test_replay_of_a_witness_that_holds_exits_1(tmp_path: Path) -> None:
+    data = json.loads((WITNESS_DIR / "merad.prop1.part1.json").read_text())
+    data["subject"]["mixture"]["points"] = [[[10.0], [-10.0]], [[0.0]]]
+    data["subject"]["mixture"]["weights"] = [[0.5, 0.5], [1.0]]
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(data))
+    res = runner.invoke(app, ["replay", str(path)])
+    assert res.exit_code == 1 and "no longer refutes" in res.output
+
+
+PLUGIN = textwrap.dedent('''
+    """A user's own claim, outside the clcheck repository."""
+    from sympy import Le
+    from theorems import Claim, Kind, Source, parts, register, quantities as q
+    from theorems.subjects.mixtures import Mixtures
+
+    register(Claim(
+        id="mine.mean_le_un_bound", kind=Kind.INEQUALITY,
+        source=Source(file="my-paper.pdf", numbering="Lemma 9"),
+        statement=parts(Le(q.L_sup_mu, q.L_un / q.p_min + 2 * q.N_C)),
+        subjects=(Mixtures(classes=(1, 3)),),
+    ))
+''')
+
+
+def _env_with_plugin(tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "my_claims.py").write_text(PLUGIN)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(tmp_path) + os.pathsep + env.get("PYTHONPATH", "")
+    env["CLCHECK_PLUGINS"] = "my_claims"
+    return env
+
+
+def test_a_claim_registered_outside_the_repo_reaches_the_audit(tmp_path: Path) -> None:
+    env = _env_with_plugin(tmp_path)
+    cmd = [sys.executable, "-m", "theorems.cli", "audit", "--paper", "mine", "--budget", "10",
+           "--adversarial-starts", "1", "--out", str(tmp_path / "out")]
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    data = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert [c["id"] for c in data["claims"]] == ["mine.mean_le_un_bound"]
+    assert data["claims"][0]["verdict"] == "consistent"
+
+
+def test_a_claim_registered_outside_the_repo_reaches_pytest_m_theorems(tmp_path: Path) -> None:
+    env = _env_with_plugin(tmp_path)
+    (tmp_path / "tests").mkdir()
+    cmd = [sys.executable, "-m", "pytest", "--claims", "-m", "theorems", "-k", "mine", "-q",
+           "-p", "no:cacheprovider", "-p", "no:randomly", str(tmp_path / "tests")]
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 passed" in proc.stdout

@@ -1,0 +1,414 @@
+"""Tests of numerics.coupon: p^rho_cc(N) = P(T <= N) (Merad et al. Lemma 2 (8), Section 3.1).
+
+References are computed independently of the code under test: sympy's exact
+Stirling numbers, exact Fraction recursions, mpmath inclusion-exclusion, and a
+plain (untilted, untruncated) Poissonization with mpmath pmfs.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+from sympy.functions.combinatorial.numbers import stirling
+
+from numerics import coupon as cc
+
+REL = 1e-12
+
+
+def rel_err(x: float, ref: float) -> float:
+    return abs(x - ref) / abs(ref)
+
+
+def log_err(lp: float, lm: float) -> float:
+    """|log p - log p_ref|, i.e. relative error of p, scaled for huge |log p| (ulp of log)."""
+    return abs(lp - lm) / max(1.0, abs(lm))
+
+
+def stirling_p(n: int, N: int) -> Fraction:
+    """n! S(N, n) / n^N with sympy's exact Stirling numbers of the 2nd kind."""
+    return Fraction(math.factorial(n) * int(stirling(N, n, kind=2)), n**N)
+
+
+def exact_cdf_fractions(n: int, t_max: int) -> list[Fraction]:
+    """P(T <= t), t = 0..t_max, uniform rho: exact Fraction Markov chain on collected coupons."""
+    v = [Fraction(0)] * (n + 1)
+    v[0] = Fraction(1)
+    out = [v[n]]
+    for _ in range(t_max):
+        w = [v[j] * Fraction(j, n) for j in range(n + 1)]
+        for j in range(1, n + 1):
+            w[j] += v[j - 1] * Fraction(n - j + 1, n)
+        v = w
+        out.append(v[n])
+    return out
+
+
+def mp_log_p(rho, N: int) -> float:
+    return float(mpmath.log(cc.p_cc_mp(rho, N, dps=40)))
+
+
+# ----------------------------------------------------------------------------
+# p_cc against independent references
+# ----------------------------------------------------------------------------
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 7, 10, 12, 20, 30, 50])
+def test_uniform_matches_sympy_stirling(n: int) -> None:
+    rho = np.full(n, 1.0 / n)
+    Ns = {n, n + 1, n + 2, 2 * n, math.ceil(n * math.log(n + 1)), 5 * n, 10 * n + 7}
+    for N in sorted(Ns):
+        ref = float(stirling_p(n, N))
+        assert rel_err(cc.p_cc(rho, N), ref) < REL, (n, N)
+        assert rel_err(float(cc.p_cc_mp(rho, N)), ref) < 1e-15, (n, N)
+
+
+def test_p_cc_mp_uniform_exact_and_grouped_paths_agree() -> None:
+    # (1000, 100000) takes the guarded-mpmath path, (40, 300) the exact-integer path;
+    # both must equal sympy's Stirling value / a second precision level.
+    ref = stirling_p(40, 300)
+    got = cc.p_cc_mp(np.full(40, 1 / 40), 300, dps=50)
+    a = cc.p_cc_mp(np.full(1000, 1e-3), 5000, dps=30)
+    b = cc.p_cc_mp(np.full(1000, 1e-3), 5000, dps=60)
+    with mpmath.workdps(80):
+        assert abs(got - mpmath.mpf(ref.numerator) / ref.denominator) < mpmath.mpf(10) ** -48
+        assert abs(a - b) < mpmath.mpf(10) ** -28 * b
+
+
+def _random_rhos(rng: np.random.Generator, count: int, n_max: int = 8):
+    for i in range(count):
+        n = int(rng.integers(2, n_max + 1))
+        kind = i % 3
+        if kind == 0:
+            rho = rng.dirichlet(np.ones(n))
+        elif kind == 1:
+            rho = 10.0 ** rng.uniform(-12, 0, n)
+        else:
+            rho = rng.dirichlet(np.full(n, 0.2)) + 1e-9
+        yield rho / rho.sum()
+
+
+def test_nonuniform_matches_mp_inclusion_exclusion() -> None:
+    rng = np.random.default_rng(20240601)
+    checked = 0
+    for rho in _random_rhos(rng, 60):
+        n = rho.size
+        for N in sorted({n, n + 1, n + 3, 3 * n, int(rng.integers(n, 400)), int(rng.integers(n, 100_000))}):
+            lm = mp_log_p(rho, N)
+            lp = cc.log_p_cc(rho, N)
+            assert log_err(lp, lm) < REL, (rho.tolist(), N, lp, lm)
+            if lm > -700:
+                assert rel_err(cc.p_cc(rho, N), math.exp(lm)) < REL
+            checked += 1
+    assert checked > 250
+
+
+def test_many_classes_two_mass_levels_matches_grouped_mp() -> None:
+    # 45 classes, two distinct masses: grouped inclusion-exclusion is exact in mpmath
+    for heavy, light, w in [(15, 30, 7.0), (40, 5, 1e-4)]:
+        rho = np.array([w] * heavy + [1.0] * light)
+        rho /= rho.sum()
+        n = rho.size
+        for N in [n, n + 1, n + 4, 2 * n, 10 * n, 200 * n]:
+            assert log_err(cc.log_p_cc(rho, N), mp_log_p(rho, N)) < REL, (heavy, light, w, N)
+
+
+def _poisson_reference_log_p(rho: np.ndarray, N: int) -> float:
+    """Plain Poissonization (s = N, no truncation): P(S = N, all X_c >= 1) / P(S = N).
+
+    Pmfs from mpmath, convolved in float64 (non-negative terms)."""
+    with mpmath.workdps(30):
+        lams = [mpmath.mpf(float(r)) * N for r in rho]
+        total = mpmath.fsum(lams)
+        q = np.zeros(1)
+        q[0] = 1.0
+        for lam in lams:
+            pmf = np.array(
+                [0.0]
+                + [float(mpmath.exp(k * mpmath.log(lam) - lam - mpmath.loggamma(k + 1))) for k in range(1, N + 1)]
+            )
+            q = np.convolve(q, pmf)[: N + 1]
+        log_den = N * mpmath.log(total) - total - mpmath.loggamma(N + 1)
+        return float(mpmath.log(q[N]) - log_den)
+
+
+def test_nonuniform_40_classes_matches_plain_poissonization() -> None:
+    rng = np.random.default_rng(7)
+    rho = rng.dirichlet(np.ones(40))
+    for N in [60, 150, 400]:
+        assert log_err(cc.log_p_cc(rho, N), _poisson_reference_log_p(rho, N)) < REL, N
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 17, 64, 200])
+def test_uniform_agrees_with_markov_chain_dp(n: int) -> None:
+    rho = np.full(n, 1.0 / n)
+    for N in sorted({n, n + 1, 2 * n, math.ceil(n * math.log(n + 1)), 4 * n, 12 * n}):
+        p_dp, q_dp = cc.p_cc_uniform_dp(n, N)
+        assert rel_err(cc.p_cc(rho, N), p_dp) < REL, (n, N)
+        assert p_dp + q_dp == pytest.approx(1.0, abs=1e-13)
+
+
+def test_uniform_dp_upper_tail_is_accurate_where_one_minus_p_cancels() -> None:
+    for n, N in [(5, 200), (10, 400), (20, 1000)]:
+        exact_q = 1 - stirling_p(n, N)  # ~1e-18 .. 1e-19: 1 - p in float64 would be 0
+        _, q = cc.p_cc_uniform_dp(n, N)
+        assert 0 < float(exact_q) < 1e-15
+        assert rel_err(q, float(exact_q)) < REL, (n, N)
+
+
+def test_closed_form_at_N_equal_N_C() -> None:
+    rng = np.random.default_rng(3)
+    for n in [2, 5, 30, 170, 600]:
+        rho = rng.dirichlet(np.ones(n))
+        with mpmath.workdps(40):
+            ref = float(mpmath.loggamma(n + 1) + mpmath.fsum(mpmath.log(mpmath.mpf(float(r))) for r in rho)
+                        - n * mpmath.log(mpmath.fsum(mpmath.mpf(float(r)) for r in rho)))
+        assert log_err(cc.log_p_cc(rho, n), ref) < 1e-15, n
+        assert cc.p_cc_info(rho, n).method == "closed form N=N_C"
+        if ref > -700:
+            assert rel_err(cc.p_cc(rho, n), math.exp(ref)) < REL
+
+
+def test_below_N_C_is_zero() -> None:
+    rho = np.full(4, 0.25)
+    assert cc.p_cc(rho, 3) == 0.0 and cc.log_p_cc(rho, 1) == -math.inf
+    assert cc.p_cc_mp(rho, 3) == 0 and cc.p_cc_uniform_dp(4, 3) == (0.0, 1.0)
+
+
+def test_monotone_in_N() -> None:
+    rng = np.random.default_rng(11)
+    for rho in [np.full(30, 1 / 30), rng.dirichlet(np.ones(30)), rng.dirichlet(np.full(12, 0.3))]:
+        vals = [cc.log_p_cc(rho, N) for N in range(rho.size, 1500, 3)]
+        # exact monotonicity; near p = 1 the float log carries ~1e-15 absolute rounding
+        assert all(b >= a - 2e-15 for a, b in zip(vals, vals[1:]))
+        assert all(b > a for a, b in zip(vals, vals[1:]) if a < -1e-6)
+        assert vals[-1] <= 0.0
+
+
+def test_tiny_masses() -> None:
+    for n in [2, 4, 8]:
+        rho = np.array([1e-6] + [(1 - 1e-6) / (n - 1)] * (n - 1))
+        for N in [n, n + 1, 50, 10_000, 100_000]:
+            lp, lm = cc.log_p_cc(rho, N), mp_log_p(rho, N)
+            assert log_err(lp, lm) < REL, (n, N)
+        # first order: p ~ 1 - (1 - 1e-6)^N for N >> n
+        assert cc.p_cc(rho, 100) == pytest.approx(-math.expm1(100 * math.log1p(-1e-6)), rel=1e-3)
+
+
+def test_underflow_regime_log_is_accurate() -> None:
+    # uniform: p = n! S(N, n) / n^N ~ e^-800 underflows; log_p_cc must not
+    for n, N in [(800, 800), (800, 801), (800, 805), (1000, 1003)]:
+        rho = np.full(n, 1.0 / n)
+        lm = mp_log_p(rho, N)
+        assert lm < -745
+        lp = cc.log_p_cc(rho, N)
+        assert math.isfinite(lp) and log_err(lp, lm) < 1e-14
+        assert cc.p_cc(rho, N) == 0.0  # underflow is within 1e-300 absolute
+    # non-uniform: two masses of 1e-200
+    rho = np.array([1e-200, 1e-200, 0.5, 0.5 - 2e-200])
+    for N in [4, 5, 40, 1000]:
+        lm = mp_log_p(rho, N)
+        assert lm < -800
+        assert log_err(cc.log_p_cc(rho, N), lm) < 1e-14
+
+
+def test_largest_case_runs() -> None:
+    n, N = 1000, 100_000
+    info = cc.p_cc_info(np.full(n, 1.0 / n), N)
+    assert 0.0 <= info.p <= 1.0
+    # Bonferroni: 1 - p <= n (1 - 1/n)^N = 3.5e-41
+    assert -1e-13 < info.log_p <= 0.0
+    assert info.dropped_rel <= cc.DROPPED_REL_TOL
+    zipf = 1.0 / np.arange(1, n + 1)
+    zipf /= zipf.sum()
+    info = cc.p_cc_info(zipf, N)
+    bonf = math.fsum((np.exp(N * np.log1p(-zipf))).tolist())  # 1 - p <= bonf
+    assert 0.0 <= info.p <= 1.0 and 1 - bonf <= info.p
+    assert info.dropped_rel <= cc.DROPPED_REL_TOL
+    # and the uniform (1000, 5000) case against the mp twin
+    assert log_err(cc.log_p_cc(np.full(n, 1.0 / n), 5000), mp_log_p(np.full(n, 1.0 / n), 5000)) < REL
+
+
+def test_uniform_n1000_matches_dp_in_bulk_and_tail() -> None:
+    n = 1000
+    p_dp, q_dp = cc.p_cc_uniform_dp(n, 9000)
+    assert rel_err(cc.p_cc(np.full(n, 1.0 / n), 9000), p_dp) < REL
+    pmf, sf = cc._uniform_pmf_sf(n, 9000)
+    assert rel_err(sf[9000], q_dp) < REL
+
+
+def test_dropped_mass_is_reported_and_small() -> None:
+    rng = np.random.default_rng(5)
+    for rho, N in [(np.full(10, 0.1), 100), (rng.dirichlet(np.ones(100)), 2000), (np.full(50, 0.02), 51)]:
+        info = cc.p_cc_info(rho, N)
+        assert info.method == "tilting"
+        assert 0.0 < info.dropped_rel <= cc.DROPPED_REL_TOL
+        assert info.dropped_bound == pytest.approx(info.dropped_rel * math.exp(info.log_r))
+
+
+# ----------------------------------------------------------------------------
+# uniform rho: exact moments, distribution, tails, Chebyshev
+# ----------------------------------------------------------------------------
+def harmonic(n: int, order: int = 1) -> Fraction:
+    return sum((Fraction(1, k**order) for k in range(1, n + 1)), Fraction(0))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 10, 57])
+def test_mean_and_variance_closed_forms(n: int) -> None:
+    assert cc.coupon_mean_exact(n) == n * harmonic(n)
+    var = cc.coupon_variance_exact(n)
+    assert var == n * n * harmonic(n, 2) - n * harmonic(n)
+    # the paper prints Var(T) = (N_C pi)^2 / 6; that is only a strict upper bound
+    assert float(var) < (n * math.pi) ** 2 / 6
+    assert float(var) != pytest.approx((n * math.pi) ** 2 / 6, rel=1e-3)
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 12, 30])
+def test_moments_from_distribution(n: int) -> None:
+    t_max = math.ceil(n * (float(harmonic(n)) + 45))  # P(T > t_max) <= n e^{-t_max/n} < 1e-19
+    pmf = cc.coupon_distribution(n, t_max)
+    assert np.all(pmf >= 0)
+    t = np.arange(t_max + 1, dtype=float)
+    mean = math.fsum((t * pmf).tolist())
+    second = math.fsum((t * t * pmf).tolist())
+    m = float(cc.coupon_mean_exact(n))
+    assert mean == pytest.approx(m, rel=1e-10)
+    assert second - mean**2 == pytest.approx(float(cc.coupon_variance_exact(n)), rel=1e-10, abs=1e-10)
+
+
+def test_distribution_matches_exact_fractions() -> None:
+    for n in [1, 3, 8]:
+        t_max = 12 * n
+        cdf = exact_cdf_fractions(n, t_max)
+        pmf = cc.coupon_distribution(n, t_max)
+        for t in range(t_max + 1):
+            ref = cdf[t] - (cdf[t - 1] if t else 0)
+            if ref == 0:
+                assert pmf[t] == 0.0
+            else:
+                assert rel_err(pmf[t], float(ref)) < REL, (n, t)
+
+
+def test_two_sided_tail_matches_exact_fractions() -> None:
+    n = 9
+    cdf = exact_cdf_fractions(n, 400)
+    for a, b in [(-3, 1), (8, 9), (9, 60), (20, 27), (15, 400), (0, 399)]:
+        ref = (cdf[a] if a >= 0 else 0) + (1 - cdf[b - 1] if b >= 1 else 1)
+        assert rel_err(cc.coupon_tail_two_sided(n, a, b), float(ref)) < REL, (a, b)
+
+
+def _brute_chebyshev(n: int, beta: Fraction, cdf: list[Fraction]) -> Fraction:
+    """P(|T - n H_n| >= beta n) by testing every t with exact Fractions (tail from cdf)."""
+    m = n * harmonic(n)
+    t_max = len(cdf) - 1
+    total = Fraction(0)
+    for t in range(t_max + 1):
+        pt = cdf[t] - (cdf[t - 1] if t else 0)
+        if abs(t - m) >= beta * n:
+            total += pt
+    assert t_max >= m + beta * n  # every t beyond t_max is in the upper event
+    return total + (1 - cdf[t_max])
+
+
+def test_chebyshev_lhs_thresholds_exact() -> None:
+    n = 7
+    cdf = exact_cdf_fractions(n, 200)
+    m = n * harmonic(n)  # 363/20 = 18.15
+    betas = [Fraction(1, 10), Fraction(1, 3), 0.5, 1.0, 2.0, 3.0]
+    # betas that land exactly on integers m +- beta n (the >= must include them)
+    betas += [(m - k) / n for k in (10, 14, 17, 18)] + [(k - m) / n for k in (19, 25, 30)]
+    for beta in betas:
+        ref = _brute_chebyshev(n, Fraction(beta), cdf)
+        got = cc.chebyshev_lhs(n, beta)
+        assert got == pytest.approx(float(ref), rel=REL, abs=1e-300), beta
+    grid = cc.chebyshev_lhs_grid(n, betas)
+    assert np.allclose(grid, [cc.chebyshev_lhs(n, b) for b in betas], rtol=1e-14, atol=0)
+
+
+def test_chebyshev_bounds_hold() -> None:
+    betas = [0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0]
+    for n in [1, 2, 5, 20, 100, 300]:
+        lhs = cc.chebyshev_lhs_grid(n, betas)
+        for beta, v in zip(betas, lhs):
+            assert 0.0 <= v <= cc.chebyshev_rhs_true(n, beta) * (1 + 1e-12)
+            assert cc.chebyshev_rhs_true(n, beta) < cc.chebyshev_rhs_paper(beta)
+
+
+def test_chebyshev_lhs_large_n_consistent_with_dp() -> None:
+    n, beta = 400, 1.5
+    m = cc.coupon_mean_exact(n)
+    a, b = math.floor(m - Fraction(beta) * n), math.ceil(m + Fraction(beta) * n)
+    p_low, _ = cc.p_cc_uniform_dp(n, a)
+    _, q_up = cc.p_cc_uniform_dp(n, b - 1)
+    assert rel_err(cc.chebyshev_lhs(n, beta), p_low + q_up) < REL
+
+
+# ----------------------------------------------------------------------------
+# bad input
+# ----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "rho, N, match",
+    [
+        ([0.5, -0.1, 0.6], 5, "negative"),
+        ([0.5, 0.0, 0.5], 5, "zero entry"),
+        ([0.5, float("nan"), 0.5], 5, "NaN"),
+        ([0.5, float("inf")], 5, "inf"),
+        ([0.5, 0.4], 5, "does not sum to 1"),
+        ([0.5, 0.5 + 1e-10], 5, "does not sum to 1"),
+        ([], 5, "non-empty"),
+        ([[0.5, 0.5]], 5, "1-d"),
+        ([0.5, 0.5], 0, "positive integer"),
+        ([0.5, 0.5], -3, "positive integer"),
+        ([0.5, 0.5], 2.5, "positive integer"),
+        ([0.5, 0.5], 4.0, "positive integer"),
+        ([0.5, 0.5], True, "positive integer"),
+        ([5e-324, 1.0], 5, "smallest normal"),
+    ],
+)
+def test_bad_input_float(rho, N, match) -> None:
+    with pytest.raises(ValueError, match=match):
+        cc.p_cc(rho, N)
+    with pytest.raises(ValueError, match=match):
+        cc.log_p_cc(rho, N)
+
+
+@pytest.mark.parametrize(
+    "rho, N, match",
+    [
+        ([Fraction(1, 2), Fraction(-1, 10), Fraction(3, 5)], 5, "negative"),
+        ([Fraction(1, 2), 0, Fraction(1, 2)], 5, "zero entry"),
+        ([mpmath.mpf("0.5"), mpmath.nan], 5, "NaN"),
+        ([Fraction(1, 2), Fraction(1, 3)], 5, "does not sum to 1"),
+        ([Fraction(1, 2), Fraction(1, 2)], 0, "positive integer"),
+    ],
+)
+def test_bad_input_mp(rho, N, match) -> None:
+    with pytest.raises(ValueError, match=match):
+        cc.p_cc_mp(rho, N)
+
+
+def test_mp_accepts_fractions_mpf_floats_alike() -> None:
+    fr = [Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)]
+    vals = [
+        cc.p_cc_mp(fr, 9),
+        cc.p_cc_mp([mpmath.mpf(1) / 2, mpmath.mpf(1) / 3, mpmath.mpf(1) / 6], 9),
+        cc.p_cc_mp([0.5, 1 / 3, 1 / 6], 9),
+    ]
+    # exact: P(T <= 9) = sum over U of (-1)^(3-|U|) rho(U)^9 with Fractions
+    exact = Fraction(1) - (Fraction(1, 2) ** 9 + Fraction(2, 3) ** 9 + Fraction(5, 6) ** 9) + (
+        Fraction(1, 2) ** 9 + Fraction(1, 3) ** 9 + Fraction(1, 6) ** 9
+    )
+    for v in vals:
+        assert abs(v - mpmath.mpf(exact.numerator) / exact.denominator) < 1e-15
+
+
+def test_uniform_helpers_reject_bad_n() -> None:
+    for bad in (0, -1, 2.0, True):
+        with pytest.raises(ValueError, match="positive integer"):
+            cc.p_cc_uniform_dp(bad, 5)
+    with pytest.raises(ValueError, match="beta > 0"):
+        cc.chebyshev_lhs(5, 0.0)
+    with pytest.raises(ValueError, match="overlap"):
+        cc.coupon_tail_two_sided(5, 10, 10)

@@ -1,0 +1,158 @@
+"""The engine's verdict logic on claims whose truth is known (true, false, untestable)."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import mpmath
+import numpy as np
+import pytest
+import sympy
+from hypothesis import strategies as st
+from sympy import Ge, Le, log
+
+from theorems import quantities as q
+from theorems.claim import Assumption, Claim, Kind, Source, parts
+from theorems.engine import Budget, check_claim, replay
+from theorems.subjects.base import SubjectFamily
+from theorems.subjects.vectors import Vectors
+from theorems.verdict import Verdict
+
+SRC = Source(file="test", numbering="test")
+FAST = Budget(examples=60, adversarial_starts=2, adversarial_steps=40)
+
+
+def test_false_claim_is_refuted_with_a_shrunk_replayable_witness() -> None:
+    # LSE(x) <= max(x) is false as soon as n >= 2 (LSE(0, 0) = log 2)
+    claim = Claim("test.lse_le_max", Kind.INEQUALITY, SRC, parts(Le(q.lse_x, q.max_x)),
+                  subjects=(Vectors(),))
+    result = check_claim(claim, FAST, seed=0)
+    assert result.verdict == Verdict.REFUTED
+    assert result.expected is False  # the repository records no refutation for it
+    assert result.witness["subject"]["x"] == [0.0, 0.0]  # shrunk to the minimal witness
+    replayed = replay(result.witness, claim)
+    assert replayed.violated
+    lhs = replayed.confirmed[0].lhs
+    with mpmath.workdps(60):
+        assert abs(lhs - mpmath.log(2)) < mpmath.mpf(10) ** -50  # LSE(0,0) at 60 digits
+    assert result.worst_violation is not None
+    assert float(result.worst_violation["parts"][0]["margin"]) >= float(result.witness["parts"][0]["margin"])
+
+
+def test_true_claim_is_consistent_with_slack_and_ratio() -> None:
+    claim = Claim("test.max_bound", Kind.INEQUALITY, SRC,
+                  parts(Le(q.lse_x, q.max_x + log(q.n))), subjects=(Vectors(),))
+    result = check_claim(claim, FAST, seed=1)
+    assert result.verdict == Verdict.CONSISTENT
+    assert result.expected
+    assert result.examples == FAST.examples
+    assert result.adversarial_examples > 0
+    assert result.min_slack is not None and result.min_slack >= -1e-9
+    assert result.worst_ratio is not None and result.worst_ratio <= 1 + 1e-9
+
+
+def test_hypotheses_never_satisfied_is_untested_not_consistent() -> None:
+    never = Assumption("impossible", "no vector satisfies this", lambda s: False)
+    claim = Claim("test.untested", Kind.INEQUALITY, SRC, parts(Le(q.max_x, q.lse_x)),
+                  assumptions=(never,), subjects=(Vectors(),))
+    result = check_claim(claim, FAST, seed=0)
+    assert result.verdict == Verdict.UNTESTED
+    assert not result.expected
+    assert result.examples == 0
+
+
+def test_missing_recorded_witness_makes_the_verdict_unexpected() -> None:
+    claim = Claim("test.recorded", Kind.INEQUALITY, SRC, parts(Le(q.lse_x, q.max_x)),
+                  subjects=(Vectors(),), known_refutation="does-not-exist.json")
+    result = check_claim(claim, FAST, seed=0)
+    assert result.verdict == Verdict.REFUTED
+    assert not result.expected
+    assert "NO LONGER" in result.expected_note
+
+
+# -- float screening: rounding neither creates nor hides a counterexample -------------------
+
+BIG = 1e17
+lossy = sympy.Symbol("lossy", real=True)  # (BIG + a) - BIG: 0 in float64 for a <= 8, exactly a in mpmath
+a_sym = sympy.Symbol("a", real=True)
+
+
+class Lossy(SubjectFamily):
+    """Subjects a in [1, 2]; the float twin of `lossy` loses a entirely (cancellation)."""
+
+    name = "lossy"
+
+    def strategy(self) -> st.SearchStrategy[float]:
+        return st.floats(1.0, 2.0)
+
+    def quantities(self, subject: float, symbols: Iterable[sympy.Symbol], xp: Any,
+                   params: Any = None) -> dict[sympy.Symbol, Any]:
+        a = xp.asarray(subject)
+        big = xp.asarray(BIG)
+        return {s: {lossy: (big + a) - big, a_sym: a}[s] for s in symbols}
+
+    def to_json(self, subject: float) -> dict[str, Any]:
+        return {"a": subject}
+
+    def from_json(self, data: dict[str, Any]) -> float:
+        return float(data["a"])
+
+
+def test_float_rounding_does_not_create_a_counterexample() -> None:
+    # true: lossy = a >= a, but float64 says 0 >= a is violated
+    claim = Claim("test.lossy_true", Kind.INEQUALITY, SRC, parts(Ge(lossy, a_sym)), subjects=(Lossy(),))
+    result = check_claim(claim, Budget(examples=20, adversarial_starts=0), seed=0)
+    assert result.candidates > 0  # float flagged them ...
+    assert result.verdict == Verdict.CONSISTENT  # ... and mpmath cleared them
+
+
+def test_float_rounding_does_not_hide_a_counterexample() -> None:
+    # false: lossy = a <= a/2 fails for a >= 1, but float64 says 0 <= a/2 holds comfortably
+    claim = Claim("test.lossy_false", Kind.INEQUALITY, SRC, parts(Le(lossy, a_sym / 2)), subjects=(Lossy(),))
+    result = check_claim(claim, Budget(examples=40, adversarial_starts=0), seed=0)
+    assert result.float_screen["unreliable"]  # the screen audit caught the float error
+    assert result.verdict == Verdict.REFUTED
+
+
+def test_same_seed_same_result_different_seed_explores_differently() -> None:
+    claim = Claim("test.seeded", Kind.INEQUALITY, SRC, parts(Le(q.lse_x, q.max_x + log(q.n))),
+                  subjects=(Vectors(),))
+    budget = Budget(examples=30, adversarial_starts=1, adversarial_steps=10)
+    a, b = check_claim(claim, budget, seed=5), check_claim(claim, budget, seed=5)
+    assert (a.min_slack, a.worst_ratio) == (b.min_slack, b.worst_ratio)
+    assert [p.min_slack_subject for p in a.parts] == [p.min_slack_subject for p in b.parts]
+
+
+@pytest.mark.parametrize("claim_id", ["merad.prop1.part1", "merad.coupon.variance"])
+def test_recorded_witnesses_still_refute(claim_id: str) -> None:
+    from theorems.engine import recorded_witness
+    from theorems.registry import get
+
+    claim = get(claim_id)
+    data = recorded_witness(claim)
+    assert data is not None and data["claim"] == claim_id
+    assert replay(data, claim).violated
+
+
+def test_tampered_witness_no_longer_refutes() -> None:
+    from theorems.engine import recorded_witness
+    from theorems.registry import get
+
+    claim = get("merad.prop1.part1")
+    data = recorded_witness(claim)
+    # a class with a wide support makes L_un large (a big Jensen gap): the printed bound then holds
+    data["subject"]["mixture"]["points"] = [[[10.0], [-10.0]], [[0.0]]]
+    data["subject"]["mixture"]["weights"] = [[0.5, 0.5], [1.0]]
+    assert not replay(data, claim).violated
+
+
+def test_adversarial_search_alone_finds_a_thin_counterexample() -> None:
+    # LSE(x) <= max(x) + 0.999 log n: violated only when the entries are within ~1e-3 of each other
+    claim = Claim("test.thin", Kind.INEQUALITY, SRC,
+                  parts(Le(q.lse_x, q.max_x + sympy.Rational(999, 1000) * log(q.n))),
+                  subjects=(Vectors(),))
+    result = check_claim(claim, Budget(examples=0, adversarial_starts=4, adversarial_steps=200), seed=0)
+    assert result.verdict == Verdict.REFUTED
+    assert result.witness["found_by"] == "adversarial"
+    x = np.asarray(result.witness["subject"]["x"])
+    assert np.ptp(x) < 0.1

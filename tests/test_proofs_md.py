@@ -1,0 +1,30 @@
+"""Every registered claim has a page in proofs_md/ that states what the repository expects of it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from theorems.registry import all_claims
+
+PAGES = Path(__file__).resolve().parents[1] / "proofs_md"
+HEADINGS = ["## Statement as printed", "## Assumptions", "## Proof as printed", "## What the checker does",
+            "## Verdict"]
+
+
+@pytest.mark.parametrize("claim", all_claims(), ids=lambda c: c.id)
+def test_page_exists_with_its_sections_and_verdict(claim) -> None:
+    page = PAGES / f"{claim.id}.md"
+    assert page.exists(), f"missing proofs_md/{claim.id}.md"
+    text = page.read_text()
+    assert text.startswith(f"# {claim.id}")
+    positions = [text.find(h) for h in HEADINGS]
+    assert all(p >= 0 for p in positions) and positions == sorted(positions), "sections missing or out of order"
+    verdict = text[positions[-1]:].lower()
+    if claim.known_refutation:
+        assert "refuted" in verdict and claim.known_refutation in text
+    else:
+        assert "refuted" not in verdict.split("\n", 3)[2], "page announces a refutation the repository does not record"
+    steps = [line for line in text[positions[2]:positions[3]].splitlines() if line[:1].isdigit()]
+    assert steps, "the proof section lists no numbered step"

@@ -1,0 +1,122 @@
+"""Evaluate a claim's statement on one subject, in one backend."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable
+
+import mpmath
+import sympy
+
+from numerics.backend import Backend
+from theorems.claim import Claim, Part
+from theorems.tolerance import tolerance
+
+
+def _harmonic_float(n: Any) -> float:
+    return float(math.fsum(1.0 / i for i in range(1, int(n) + 1)))
+
+
+def _binomial_float(n: Any, k: Any) -> float:
+    from scipy.special import comb
+
+    return float(comb(n, k, exact=False))
+
+
+def _modules(backend: str) -> list[Any]:
+    if backend == "mpmath":
+        return [{"harmonic": mpmath.harmonic}, "mpmath"]
+    if backend == "torch":
+        import torch
+
+        return [{"log": torch.log, "exp": torch.exp, "sqrt": torch.sqrt, "pi": math.pi,
+                 "Max": torch.maximum, "Min": torch.minimum, "Abs": torch.abs}, "math"]
+    return [{"harmonic": _harmonic_float, "binomial": _binomial_float}, "numpy"]
+
+
+@lru_cache(maxsize=None)
+def _compiled(expr: sympy.Expr, symbols: tuple[sympy.Symbol, ...], backend: str) -> Callable[..., Any]:
+    return sympy.lambdify(symbols, expr, modules=_modules(backend))
+
+
+@dataclass
+class PartValue:
+    """One part on one subject: both sides, the margin (see tolerance.py) and the tolerance."""
+
+    part: Part
+    lhs: Any
+    rhs: Any
+    margin: float
+    tol: float
+
+    @property
+    def slack(self) -> float:
+        return -self.margin
+
+    @property
+    def ratio(self) -> float | None:
+        """lhs / rhs for an inequality with rhs > 0; for an identity the same ratio."""
+        lhs, rhs = float(self.lhs), float(self.rhs)
+        if rhs > 0 and math.isfinite(rhs) and math.isfinite(lhs):
+            return lhs / rhs
+        return None
+
+    @property
+    def normalized_margin(self) -> float:
+        lhs, rhs = float(self.lhs), float(self.rhs)
+        return self.margin / (1.0 + max(abs(lhs), abs(rhs)))
+
+
+def applicable_parts(claim: Claim, subject: Any) -> list[Part]:
+    """The parts whose own hypothesis (``Part.applies``) holds on ``subject``."""
+    return [p for p in claim.statement if p.applies is None or p.applies(subject)]
+
+
+def needed_symbols(claim: Claim, subject: Any) -> set[sympy.Symbol]:
+    out: set[sympy.Symbol] = set()
+    for p in applicable_parts(claim, subject):
+        out |= p.relation.free_symbols
+    return out
+
+
+def evaluate_parts(
+    claim: Claim, subject: Any, values: dict[sympy.Symbol, Any], xp: Backend
+) -> list[PartValue]:
+    """Both sides and the margin of every part, from quantity values in backend ``xp``."""
+    out = []
+    for part in applicable_parts(claim, subject):
+        small, large = part.sides()
+        syms = tuple(sorted(part.relation.free_symbols, key=lambda s: s.name))
+        args = [values[s] for s in syms]
+        lhs = _compiled(small, syms, xp.name)(*args)
+        rhs = _compiled(large, syms, xp.name)(*args)
+        lhs_f, rhs_f = xp.to_float(lhs), xp.to_float(rhs)
+        if part.is_identity:
+            margin = abs(lhs - rhs)
+        else:
+            margin = lhs - rhs
+        tol = tolerance(lhs_f, rhs_f) if math.isfinite(lhs_f) and math.isfinite(rhs_f) else 0.0
+        out.append(PartValue(part, lhs, rhs, xp.to_float(margin), tol))
+    return out
+
+
+def torch_margin(claim: Claim, values: dict[sympy.Symbol, Any], parts_mask: list[bool]) -> Any:
+    """The largest normalized margin over the selected parts, as a differentiable tensor."""
+    import torch
+
+    best = None
+    for part, use in zip(claim.statement, parts_mask):
+        if not use:
+            continue
+        small, large = part.sides()
+        syms = tuple(sorted(part.relation.free_symbols, key=lambda s: s.name))
+        args = [values[s] for s in syms]
+        lhs = torch.as_tensor(_compiled(small, syms, "torch")(*args), dtype=torch.float64)
+        rhs = torch.as_tensor(_compiled(large, syms, "torch")(*args), dtype=torch.float64)
+        diff = torch.abs(lhs - rhs) if part.is_identity else lhs - rhs
+        m = diff / (1.0 + torch.maximum(lhs.abs(), rhs.abs()).detach())
+        best = m if best is None else torch.maximum(best, m)
+    return best
+

@@ -1,0 +1,333 @@
+"""Finite-mixture subjects for Merad et al. Section 3.
+
+A subject is a finite mixture (rho, per-class weighted embedded points) plus
+the integers the claim is about: N negatives, k for (k+1)-way tasks, and a
+task T. Strategies draw N_C from 1, d from 1, rho uniform or far from uniform
+(masses down to 1e-12), supports of 1..3 points, at scales from 1e-3 to 1e3
+(dot products up to ~1e6, far past float64's exp overflow at 710).
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+import sympy
+from hypothesis import strategies as st
+
+from numerics import contrastive as cl
+from numerics import coupon
+from numerics.backend import FLOAT, Backend
+from numerics.contrastive import MixtureArrays
+from numerics.mixture import FiniteMixture
+from numerics.supervised import LinearFit, fit_linear_classifier
+from theorems import quantities as q
+from theorems.subjects.base import SubjectFamily
+
+SCALES = (1.0, 0.1, 10.0, 1e-3, 1e3)
+
+
+@dataclass(frozen=True, eq=False)
+class MixtureSubject:
+    """A finite mixture with the integers of the claim: N (6), k (9)-(10), task T (3)."""
+
+    mixture: FiniteMixture
+    N: int = 1
+    k: int = 1
+    task: tuple[int, ...] = ()
+
+    @property
+    def n_classes(self) -> int:
+        return self.mixture.n_classes
+
+
+_FITS: "weakref.WeakKeyDictionary[MixtureSubject, dict[tuple[int, ...], LinearFit]]" = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def linear_fit(subject: MixtureSubject, task: Sequence[int]) -> LinearFit:
+    """The float64 minimizer of (3) on ``task``, cached per subject (re-used by the mp twin)."""
+    cache = _FITS.setdefault(subject, {})
+    key = tuple(task)
+    if key not in cache:
+        cache[key] = fit_linear_classifier(MixtureArrays.from_mixture(subject.mixture, FLOAT), key)
+    return cache[key]
+
+
+def p_cc_value(rho: Any, N: int, xp: Backend) -> Any:
+    """p^rho_cc(N) in the backend: certified float / mpmath twin / torch inclusion-exclusion."""
+    if xp.name == "float64":
+        return np.float64(coupon.p_cc(np.asarray(rho, dtype=float), N))
+    if xp.name == "mpmath":
+        return coupon.p_cc_mp(list(rho), N, dps=getattr(xp, "dps", 60))
+    # torch, small N_C only: sum over subsets S of (-1)^|S| (1 - rho(S))^N
+    n = int(rho.shape[0])
+    total = 0.0
+    for r in range(n + 1):
+        for S in itertools.combinations(range(n), r):
+            mass = rho[list(S)].sum() if S else rho.sum() * 0
+            total = total + (-1) ** r * (1 - mass) ** N
+    return total
+
+
+class Mixtures(SubjectFamily):
+    """Random finite mixtures (Merad et al. Section 3 setting).
+
+    Args:
+        uniform: True for uniform rho only (Section 3.2), None for a mix of uniform and
+            far-from-uniform rho.
+        classes: (min, max) N_C.  dims: (min, max) d.  support: max points per class.
+        negatives: (min, max) N; ``n_at_least_classes`` draws N >= N_C (Lemma 2 needs p_cc > 0).
+        with_k: draw k with 2 <= k+1 <= N_C.  with_task: draw a task T subset of C, |T| >= 1.
+    """
+
+    def __init__(
+        self,
+        uniform: bool | None = None,
+        classes: tuple[int, int] = (1, 4),
+        dims: tuple[int, int] = (1, 3),
+        support: int = 3,
+        negatives: tuple[int, int] = (1, 1),
+        n_at_least_classes: bool = False,
+        with_k: bool = False,
+        with_task: bool = False,
+        max_compositions: int = 3000,
+    ) -> None:
+        self.uniform = uniform
+        self.classes = classes
+        self.dims = dims
+        self.max_support = support
+        self.negatives = negatives
+        self.n_at_least_classes = n_at_least_classes
+        self.with_k = with_k
+        self.with_task = with_task
+        self.max_compositions = max_compositions
+        self.name = "random finite mixtures" + (" (uniform rho)" if uniform else "")
+
+    # -- drawing ---------------------------------------------------------------
+    def strategy(self) -> st.SearchStrategy[MixtureSubject]:
+        return _mixture_subjects(self)
+
+    def _n_range(self, n_classes: int, n_points: int) -> tuple[int, int]:
+        lo, hi = self.negatives
+        if self.n_at_least_classes:
+            lo = max(lo, n_classes)
+        # keep the exact enumeration of negative multisets small
+        while hi > lo and cl.n_compositions(hi, n_points) > self.max_compositions:
+            hi -= 1
+        return lo, max(lo, hi)
+
+    def random_start(self, rng: np.random.Generator) -> MixtureSubject:
+        lo, hi = self.classes
+        n_classes = int(rng.integers(max(lo, 2 if self.with_k else lo), hi + 1))
+        d = int(rng.integers(self.dims[0], self.dims[1] + 1))
+        sizes = rng.integers(1, self.max_support + 1, size=n_classes)
+        scale = float(rng.choice([0.3, 1.0, 3.0]))
+        points = [rng.normal(size=(int(s), d)) * scale for s in sizes]
+        if self.uniform:
+            rho = np.full(n_classes, 1.0 / n_classes)
+        else:
+            rho = rng.dirichlet(np.full(n_classes, 0.7))
+            rho = np.maximum(rho, 1e-6)
+            rho = rho / rho.sum()
+        weights = [rng.dirichlet(np.ones(int(s))) for s in sizes]
+        mix = FiniteMixture.create(rho, points, weights)
+        n_lo, n_hi = self._n_range(n_classes, int(sizes.sum()))
+        N = int(rng.integers(n_lo, n_hi + 1))
+        k = int(rng.integers(1, n_classes)) if self.with_k else 1
+        task = tuple(range(n_classes)) if self.with_task else ()
+        return MixtureSubject(mix, N=N, k=k, task=task)
+
+    # -- evaluation --------------------------------------------------------------
+    def supports(self) -> frozenset[sympy.Symbol]:
+        return frozenset({
+            q.L_sup, q.L_sup_mu, q.L_sup_T, q.L_sup_mu_T, q.L_sup_k, q.L_sup_mu_k, q.L_un,
+            q.L_un_N, q.p_min, q.p_cc, q.tau_plus, q.tau_plus_N, q.N_C, q.N, q.k,
+        })
+
+    differentiable = frozenset({
+        q.L_sup_mu, q.L_sup_mu_T, q.L_sup_mu_k, q.L_un, q.L_un_N, q.p_min, q.p_cc,
+        q.tau_plus, q.tau_plus_N, q.N_C, q.N, q.k,
+    })
+
+    def quantities(
+        self, subject: MixtureSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
+        params: Any = None,
+    ) -> dict[sympy.Symbol, Any]:
+        if params is None:
+            arr = MixtureArrays.from_mixture(subject.mixture, xp)
+        else:
+            P, rho, w = self._unpack(subject, params)
+            arr = MixtureArrays.build(xp, P, subject.mixture.flat()[1], w, rho)
+        every = tuple(range(subject.n_classes))
+        task = subject.task or every
+        compute = {
+            q.L_sup: lambda: _fitted_loss(subject, arr, every),
+            q.L_sup_mu: lambda: cl.l_sup_mu(arr),
+            q.L_sup_T: lambda: _fitted_loss(subject, arr, task),
+            q.L_sup_mu_T: lambda: cl.l_sup_mu(arr, task),
+            q.L_sup_k: lambda: _mean(
+                [_fitted_loss(subject, arr, t) for t in cl.tasks(subject.n_classes, subject.k)]
+            ),
+            q.L_sup_mu_k: lambda: cl.l_sup_mu_k(arr, subject.k),
+            q.L_un: lambda: cl.l_un(arr),
+            q.L_un_N: lambda: cl.l_un_n(arr, subject.N, max_compositions=10**6),
+            q.p_min: lambda: cl.p_min(arr.rho, xp),
+            q.p_cc: lambda: p_cc_value(arr.rho, subject.N, xp),
+            q.tau_plus: lambda: cl.tau_plus(arr.rho, xp, 1),
+            q.tau_plus_N: lambda: cl.tau_plus(arr.rho, xp, subject.N),
+            q.N_C: lambda: xp.asarray(subject.n_classes),
+            q.N: lambda: xp.asarray(subject.N),
+            q.k: lambda: xp.asarray(subject.k),
+        }
+        return {s: compute[s]() for s in symbols}
+
+    # -- adversarial parameters --------------------------------------------------
+    def params(self, subject: MixtureSubject) -> list[Any]:
+        import torch
+
+        mix = subject.mixture
+        P, _, w = mix.flat()
+        leaves = [torch.tensor(P, dtype=torch.float64, requires_grad=True),
+                  torch.tensor(np.log(w), dtype=torch.float64, requires_grad=True)]
+        if not self.uniform:
+            leaves.append(torch.tensor(np.log(mix.rho), dtype=torch.float64, requires_grad=True))
+        return leaves
+
+    def _unpack(self, subject: MixtureSubject, params: Sequence[Any]) -> tuple[Any, Any, Any]:
+        import torch
+
+        P, log_w = params[0], params[1]
+        if self.uniform:
+            n = subject.n_classes
+            rho = torch.full((n,), 1.0 / n, dtype=torch.float64)
+        else:
+            rho = torch.softmax(params[2], dim=0)
+        return P, rho, torch.exp(log_w)  # MixtureArrays.build renormalizes w per class
+
+    def from_params(self, subject: MixtureSubject, params: Sequence[Any]) -> MixtureSubject:
+        P, rho, w = (t.detach().numpy().astype(np.float64) for t in self._unpack(subject, params))
+        sizes = subject.mixture.support_sizes
+        cuts = np.cumsum(sizes)[:-1]
+        pts = np.split(P, cuts)
+        ws = [x / x.sum() for x in np.split(w, cuts)]
+        rho = rho / rho.sum()
+        return replace(subject, mixture=FiniteMixture.create(rho, pts, ws))
+
+    # -- shrinking ---------------------------------------------------------------
+    def shrink(self, subject: MixtureSubject) -> Iterable[MixtureSubject]:
+        mix = subject.mixture
+        n = mix.n_classes
+        for c in range(n):
+            if n > 1:
+                keep = [i for i in range(n) if i != c]
+                rho = mix.rho[keep] / mix.rho[keep].sum()
+                new = FiniteMixture.create(
+                    rho, [mix.points[i] for i in keep], [mix.weights[i] for i in keep]
+                )
+                task = tuple(keep.index(t) for t in subject.task if t != c) if subject.task else ()
+                yield replace(subject, mixture=new, k=min(subject.k, max(1, n - 2)), task=task)
+        if subject.k > 1:
+            yield replace(subject, k=subject.k - 1)
+        if subject.N > 1:
+            yield replace(subject, N=subject.N - 1)
+        for c, p in enumerate(mix.points):
+            for s in range(p.shape[0]):
+                if p.shape[0] > 1:
+                    pts = list(mix.points)
+                    wts = list(mix.weights)
+                    pts[c] = np.delete(p, s, axis=0)
+                    wts[c] = np.delete(wts[c], s) / np.delete(wts[c], s).sum()
+                    yield replace(subject, mixture=FiniteMixture.create(mix.rho, pts, wts))
+        if mix.dim > 1:
+            for j in range(mix.dim):
+                pts = [np.delete(p, j, axis=1) for p in mix.points]
+                yield replace(subject, mixture=FiniteMixture.create(mix.rho, pts, mix.weights))
+        if not mix.is_uniform():
+            yield replace(subject, mixture=FiniteMixture.create(
+                np.full(n, 1.0 / n), mix.points, mix.weights))
+        if any(w.size > 1 and np.ptp(w) > 0 for w in mix.weights):
+            yield replace(subject, mixture=FiniteMixture.create(mix.rho, mix.points, None))
+        for transform in (np.zeros_like, np.round, lambda a: np.round(a, 1), lambda a: np.round(a, 3)):
+            pts = [transform(p) for p in mix.points]
+            if any(not np.array_equal(a, b) for a, b in zip(pts, mix.points)):
+                yield replace(subject, mixture=FiniteMixture.create(mix.rho, pts, mix.weights))
+        rounded = np.round(mix.rho, 2)
+        if np.all(rounded > 0) and not np.array_equal(rounded / rounded.sum(), mix.rho):
+            yield replace(subject, mixture=FiniteMixture.create(
+                rounded / rounded.sum(), mix.points, mix.weights))
+
+    def size(self, subject: MixtureSubject) -> tuple[float, ...]:
+        mix = subject.mixture
+        return (mix.n_classes, mix.dim, sum(mix.support_sizes), subject.N, subject.k)
+
+    # -- serialization -------------------------------------------------------------
+    def to_json(self, subject: MixtureSubject) -> dict[str, Any]:
+        return {"mixture": subject.mixture.to_json(), "N": subject.N, "k": subject.k,
+                "task": list(subject.task)}
+
+    def from_json(self, data: dict[str, Any]) -> MixtureSubject:
+        return MixtureSubject(FiniteMixture.from_json(data["mixture"]), N=int(data["N"]),
+                              k=int(data["k"]), task=tuple(data.get("task", ())))
+
+    def describe(self, subject: MixtureSubject) -> str:
+        extra = f", N={subject.N}, k={subject.k}"
+        if subject.task:
+            extra += f", T={list(subject.task)}"
+        return subject.mixture.describe() + extra
+
+
+def _fitted_loss(subject: MixtureSubject, arr: MixtureArrays, task: Sequence[int]) -> Any:
+    """Upper bracket of L_sup(f, T): the objective of (3) at the float64 minimizer, in ``arr.xp``."""
+    fit = linear_fit(subject, task)
+    return cl.linear_classifier_loss(arr, task, arr.xp.asarray(fit.W))
+
+
+def _mean(values: list[Any]) -> Any:
+    total = values[0]
+    for v in values[1:]:
+        total = total + v
+    return total / len(values)
+
+
+def _rho_strategy(n_classes: int, uniform: bool | None) -> st.SearchStrategy[np.ndarray]:
+    uniform_rho = st.just(np.full(n_classes, 1.0 / n_classes))
+    if uniform:
+        return uniform_rho
+    # far from uniform: masses whose logs span 12 decades (tiny masses included)
+    raw = st.lists(st.floats(-12.0, 0.0), min_size=n_classes, max_size=n_classes).map(
+        lambda e: np.power(10.0, np.asarray(e))
+    )
+    skewed = raw.map(lambda r: r / r.sum())
+    return st.one_of(uniform_rho, skewed) if uniform is None else skewed
+
+
+@st.composite
+def _mixture_subjects(draw: Any, family: Mixtures) -> MixtureSubject:
+    lo, hi = family.classes
+    if family.with_k:
+        lo = max(lo, 2)
+    n_classes = draw(st.integers(lo, hi))
+    d = draw(st.integers(family.dims[0], family.dims[1]))
+    scale = draw(st.sampled_from(SCALES))
+    rho = draw(_rho_strategy(n_classes, family.uniform))
+    points, weights = [], []
+    for _ in range(n_classes):
+        size = draw(st.integers(1, family.max_support))
+        coords = draw(st.lists(st.floats(-1.0, 1.0), min_size=size * d, max_size=size * d))
+        points.append(np.asarray(coords).reshape(size, d) * scale)
+        raw_w = draw(st.lists(st.floats(0.05, 1.0), min_size=size, max_size=size))
+        weights.append(np.asarray(raw_w) / np.sum(raw_w))
+    mix = FiniteMixture.create(rho, points, weights)
+    n_lo, n_hi = family._n_range(n_classes, sum(mix.support_sizes))
+    N = draw(st.integers(n_lo, n_hi))
+    k = draw(st.integers(1, n_classes - 1)) if family.with_k else 1
+    task: tuple[int, ...] = ()
+    if family.with_task:
+        members = draw(st.lists(st.integers(0, n_classes - 1), min_size=1, unique=True))
+        task = tuple(sorted(members))
+    return MixtureSubject(mix, N=N, k=k, task=task)

@@ -1,0 +1,125 @@
+"""Real vectors x in R^n for the log-sum-exp facts used in the proofs of Lemmas 1 and 2.
+
+Entries range from tiny to 1e300 (exp overflows in naive float code at 710);
+an optional subset S of [n] (non-empty) for the restriction fact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+import sympy
+from hypothesis import strategies as st
+
+from numerics.backend import Backend
+from theorems import quantities as q
+from theorems.subjects.base import SubjectFamily
+
+
+@dataclass(frozen=True, eq=False)
+class VectorSubject:
+    """x in R^n and a non-empty index set S (used only by the restriction fact)."""
+
+    x: np.ndarray
+    S: tuple[int, ...] = ()
+
+
+_ENTRY = st.one_of(
+    st.floats(-10.0, 10.0),
+    st.floats(-1e4, 1e4),
+    st.floats(-1e300, 1e300),
+    st.sampled_from([0.0, -0.0, 709.0, 710.0, -745.0, 1e-300]),
+)
+
+
+class Vectors(SubjectFamily):
+    """Random vectors; ``even`` keeps n even (x in R^{2n} for the pairwise fact)."""
+
+    def __init__(self, max_len: int = 10, even: bool = False, with_subset: bool = False) -> None:
+        self.max_len = max_len
+        self.even = even
+        self.with_subset = with_subset
+        self.name = "random vectors" + (" (even length)" if even else "")
+
+    def strategy(self) -> st.SearchStrategy[VectorSubject]:
+        return _vector_subjects(self)
+
+    def supports(self) -> frozenset[sympy.Symbol]:
+        return frozenset({q.n, q.n_pairs, q.max_x, q.lse_x, q.lse_pairs, q.max_pair_lse, q.lse_x_S})
+
+    differentiable = frozenset({q.n, q.n_pairs, q.max_x, q.lse_x, q.lse_pairs, q.max_pair_lse, q.lse_x_S})
+
+    def quantities(self, subject: VectorSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
+                   params: Any = None) -> dict[sympy.Symbol, Any]:
+        x = xp.asarray(subject.x) if params is None else params[0]
+        n = int(subject.x.size)
+
+        def pairs() -> Any:
+            return xp.logsumexp(x.reshape(n // 2, 2), axis=1)
+
+        compute = {
+            q.n: lambda: xp.asarray(n),
+            q.n_pairs: lambda: xp.asarray(n // 2),
+            q.max_x: lambda: xp.max(x),
+            q.lse_x: lambda: xp.logsumexp(x, axis=0),
+            q.lse_pairs: lambda: xp.logsumexp(pairs(), axis=0),
+            q.max_pair_lse: lambda: xp.max(pairs()),
+            q.lse_x_S: lambda: xp.logsumexp(x[list(subject.S)], axis=0),
+        }
+        return {s: compute[s]() for s in symbols}
+
+    def random_start(self, rng: np.random.Generator) -> VectorSubject:
+        n = int(rng.integers(1, self.max_len // 2 + 1)) * 2 if self.even else int(rng.integers(1, self.max_len + 1))
+        x = rng.normal(size=n) * float(rng.choice([0.1, 1.0, 10.0]))
+        S = tuple(sorted(rng.choice(n, size=int(rng.integers(1, n + 1)), replace=False).tolist()))
+        return VectorSubject(x, S if self.with_subset else ())
+
+    def params(self, subject: VectorSubject) -> list[Any]:
+        import torch
+
+        return [torch.tensor(subject.x, dtype=torch.float64, requires_grad=True)]
+
+    def from_params(self, subject: VectorSubject, params: Sequence[Any]) -> VectorSubject:
+        return replace(subject, x=params[0].detach().numpy().astype(np.float64))
+
+    def shrink(self, subject: VectorSubject) -> Iterable[VectorSubject]:
+        x, n = subject.x, subject.x.size
+        step = 2 if self.even else 1
+        for i in range(0, n, step):
+            if n - step >= 1:
+                keep = [j for j in range(n) if not i <= j < i + step]
+                S = tuple(keep.index(j) for j in subject.S if j in keep)
+                if not self.with_subset or S:
+                    yield VectorSubject(x[keep], S)
+        for transform in (np.zeros_like, np.round, lambda a: np.round(a, 1)):
+            y = transform(x)
+            if not np.array_equal(y, x):
+                yield replace(subject, x=y)
+
+    def size(self, subject: VectorSubject) -> tuple[float, ...]:
+        return (subject.x.size, len(subject.S))
+
+    def to_json(self, subject: VectorSubject) -> dict[str, Any]:
+        return {"x": [float(v) for v in subject.x], "S": list(subject.S)}
+
+    def from_json(self, data: dict[str, Any]) -> VectorSubject:
+        return VectorSubject(np.asarray(data["x"], dtype=np.float64), tuple(data.get("S", ())))
+
+    def describe(self, subject: VectorSubject) -> str:
+        shown = np.array2string(subject.x, precision=4, threshold=8)
+        return f"n={subject.x.size}, x={shown}" + (f", S={list(subject.S)}" if subject.S else "")
+
+
+@st.composite
+def _vector_subjects(draw: Any, family: Vectors) -> VectorSubject:
+    if family.even:
+        n = 2 * draw(st.integers(1, family.max_len // 2))
+    else:
+        n = draw(st.integers(1, family.max_len))
+    x = np.asarray(draw(st.lists(_ENTRY, min_size=n, max_size=n)), dtype=np.float64)
+    S: tuple[int, ...] = ()
+    if family.with_subset:
+        S = tuple(sorted(draw(st.lists(st.integers(0, n - 1), min_size=1, unique=True))))
+    return VectorSubject(x, S)
