@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import List, Optional
 
@@ -13,7 +14,8 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 app = typer.Typer(add_completion=False, help="A verification-backed checker for contrastive-learning theory.")
-console = Console()
+# a wide table when the output is not a terminal (CI logs), the terminal's width otherwise
+console = Console() if sys.stdout.isatty() else Console(width=200)
 
 VERDICT_STYLE = {"proved": "bold green", "consistent": "green", "refuted": "bold red",
                  "not_encodable": "yellow", "untested": "bold magenta", "inconclusive": "yellow"}
