@@ -12,7 +12,8 @@ class Certificate:
     """The outcome of one attempt to prove a statement.
 
     ``ok`` is True only when the method established the statement on ``domain``;
-    ``method`` names it ("sympy", "enumeration", "z3", "arb branch-and-bound"...).
+    ``method`` names it ("sympy", "enumeration", "z3", "interval branch-and-bound"...);
+    ``parts`` says which parts of the claim's statement it covers (None: the whole statement).
     """
 
     method: str
@@ -21,9 +22,17 @@ class Certificate:
     ok: bool
     details: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
+    parts: tuple[str, ...] | None = None  # labels of the statement parts it proves (None: all)
+    complete: bool = True  # False: proved only on a finite range (e.g. N_C <= 12), not the claim's domain
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def covering(cert: Certificate, *labels: str) -> Certificate:
+    """The same certificate, declared to prove only the parts with these labels."""
+    cert.parts = tuple(labels)
+    return cert
 
 
 def timed(fn: Callable[[], Certificate]) -> Certificate:

@@ -95,6 +95,8 @@ class Claim:
     notes: str = ""
     encoding: str = ""  # how the printed words became this statement
     adversarial: bool = True
+    # extra report sections: fn(out_dir, seed, quick) -> markdown (tables, plots written to out_dir)
+    artifacts: tuple[Callable[[Any, int, bool], str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.id != self.id.lower() or " " in self.id:

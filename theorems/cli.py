@@ -51,7 +51,7 @@ def audit(
         task = progress.add_task("auditing", total=len(claims))
         for c in claims:
             progress.update(task, description=f"auditing {c.id}")
-            results.append(check_claim(c, plan, seed=seed, witness_dir=out / "witnesses"))
+            results.append(check_claim(c, plan, seed=seed, witness_dir=out / "witnesses", artifact_dir=out))
             progress.advance(task)
     budget_info = {"examples": budget, "adversarial_starts": adversarial_starts,
                    "adversarial_steps": adversarial_steps}
@@ -97,6 +97,52 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
         console.print(f"[bold red]the witness still refutes {claim.id}[/bold red] (mpmath, {data['dps']} digits)")
     else:
         console.print(f"[yellow]the witness no longer refutes {claim.id}[/yellow]")
+        raise typer.Exit(1)
+
+
+@app.command()
+def proofs(
+    paper: Optional[List[str]] = typer.Option(None, "--paper", help="id prefix of the pages to check"),
+    seed: int = typer.Option(0, "--seed"),
+    budget: int = typer.Option(100, "--budget", help="random examples per claim"),
+    out: Path = typer.Option(Path("audit-report"), "--out"),
+) -> None:
+    """Run the check behind every step of the proofs_md pages; write proofs.md and the dependency graph."""
+    from theorems import proofs as pf
+    from theorems.engine import Budget, check_claim
+    from theorems.registry import all_claims, structure
+
+    pages = pf.read_pages(paper)
+    registered = {c.id: c for c in all_claims()}
+    edges = structure(paper)
+    nodes = pf.referenced_ids(pages) | {n for edge in edges for n in edge}
+    needed = sorted(nodes & set(registered))
+    plan = Budget(examples=budget, adversarial_starts=4, adversarial_steps=100)
+    results = {}
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                  TimeElapsedColumn(), console=console) as progress:
+        task = progress.add_task("checking", total=len(needed))
+        for cid in needed:
+            progress.update(task, description=f"checking {cid}")
+            results[cid] = check_claim(registered[cid], plan, seed=seed)
+            progress.advance(task)
+    pf.assign(pages, results)
+    out.mkdir(parents=True, exist_ok=True)
+    graph = out / "proofs-graph.png"
+    pf.draw_graph(pages, edges, results, graph)
+    pf.write_report(pages, results, graph, out / "proofs.md")
+    table = Table(title="step-checked proofs")
+    for col in ("page", "verdict", "steps", "certified", "tested", "refuted", "unchecked"):
+        table.add_column(col)
+    for page in pages:
+        verdict = results[page.claim_id].verdict.value if page.claim_id in results else "not encoded"
+        counts = [sum(s.status == k for s in page.steps) for k in ("certified", "tested", "refuted", "unchecked")]
+        table.add_row(page.claim_id, verdict, str(len(page.steps)), *map(str, counts))
+    console.print(table)
+    console.print(f"report: {out / 'proofs.md'}; graph: {graph}")
+    unexpected = [r.id for r in results.values() if not r.expected]
+    if unexpected:
+        console.print(f"[bold red]unexpected verdicts: {', '.join(unexpected)}[/bold red]")
         raise typer.Exit(1)
 
 

@@ -35,6 +35,7 @@ from theorems.verdict import ClaimResult, PartStats, Verdict
 
 WITNESS_DIR = Path(__file__).parent / "witnesses"
 SCREEN_AUDIT_EVERY = 10
+MAX_DPS = 1920  # a violation must be stable when the precision is doubled, up to this
 
 
 @dataclass
@@ -57,6 +58,8 @@ class Probe:
     values: list[PartValue]
     confirmed: list[PartValue] | None = None
     found_by: str = "random"
+    dps: int = 0  # precision of ``confirmed``
+    unstable: bool = False  # margins kept changing with the precision: not a counterexample
 
     @property
     def candidate(self) -> bool:
@@ -64,7 +67,8 @@ class Probe:
 
     @property
     def violated(self) -> bool:
-        return self.confirmed is not None and any(is_violation(v.margin, v.tol) for v in self.confirmed)
+        return (self.confirmed is not None and not self.unstable
+                and any(is_violation(v.margin, v.tol) for v in self.confirmed))
 
     @property
     def best(self) -> list[PartValue]:
@@ -96,9 +100,34 @@ def probe(claim: Claim, family: SubjectFamily, subject: Any, found_by: str = "ra
     if result.candidate or force_confirm:
         try:
             result.confirmed = evaluate(claim, family, subject, dps=CONFIRM_DPS)
+            result.dps = CONFIRM_DPS
+            if result.violated:
+                _stabilize(claim, result)
         except NotImplementedError:
             result.confirmed = None  # no high-precision twin: the candidate stays unconfirmed
     return result
+
+
+def _stabilize(claim: Claim, result: Probe) -> None:
+    """Keep a violation only if its margins survive doubling the precision.
+
+    60 digits are not always enough: for u = 660, v_2 = sigma(u) = 1 - e^-660 rounds to 1
+    and -log(1 - v_2) becomes inf. The margins of the violated parts at dps and 2 dps must
+    agree (to 1e-6 relative, or within the tolerance); otherwise the precision is doubled,
+    up to MAX_DPS. A violation that never stabilizes is not a counterexample.
+    """
+    dps = result.dps
+    while dps * 2 <= MAX_DPS:
+        finer = evaluate(claim, result.family, result.subject, dps=dps * 2)
+        stable = all(
+            abs(float(a.margin) - float(b.margin)) <= 1e-6 * max(abs(float(a.margin)), abs(float(b.margin))) + a.tol
+            for a, b in zip(result.confirmed, finer) if is_violation(a.margin, a.tol)
+        )
+        result.confirmed, result.dps = finer, dps * 2
+        if stable or not result.violated:
+            return
+        dps *= 2
+    result.unstable = True
 
 
 @dataclass
@@ -121,6 +150,7 @@ class _Tracker:
     screen_audits: int = 0
     screen_max_error: float = 0.0  # max |float margin - mp margin| / tol over audited examples
     screen_unreliable: bool = False
+    unstable: int = 0  # candidates whose high-precision margin never stabilized
 
     def probe(self, family: SubjectFamily, subject: Any, found_by: str = "random") -> Probe:
         self.seen += 1
@@ -143,6 +173,7 @@ class _Tracker:
             self.examples += 1
         self.per_family[p.family.name] = self.per_family.get(p.family.name, 0) + 1
         self.candidates += int(p.candidate)
+        self.unstable += int(p.unstable)
         desc = p.family.describe(p.subject)
         for v in p.best:
             label = str(v.part)
@@ -268,7 +299,7 @@ def witness_json(claim: Claim, p: Probe, seed: int, role: str) -> dict[str, Any]
     return {
         "version": 1, "claim": claim.id, "role": role, "family": p.family.name,
         "statement": claim.statement_text(), "description": p.family.describe(p.subject),
-        "subject": p.family.to_json(p.subject), "dps": CONFIRM_DPS, "seed": seed,
+        "subject": p.family.to_json(p.subject), "dps": p.dps, "seed": seed,
         "found_by": p.found_by, "parts": parts,
     }
 
@@ -295,7 +326,7 @@ def recorded_witness(claim: Claim) -> dict[str, Any] | None:
 
 
 def check_claim(claim: Claim, budget: Budget | None = None, seed: int = 0,
-                witness_dir: Path | None = None) -> ClaimResult:
+                witness_dir: Path | None = None, artifact_dir: Path | None = None) -> ClaimResult:
     """Run every check on ``claim`` and return its verdict with the evidence."""
     budget = budget or Budget()
     start = time.perf_counter()
@@ -330,7 +361,8 @@ def check_claim(claim: Claim, budget: Budget | None = None, seed: int = 0,
 
     _fill_stats(result, tracker, families)
     result.certificate = [c.to_json() for c in certificates] or None
-    proved = [c for c in certificates if c.ok]
+    result.part_status = part_status(claim, certificates, tracker)
+    proved = all(status == "certified" for status in result.part_status.values())
 
     if tracker.violations:
         result.verdict = Verdict.REFUTED
@@ -346,7 +378,7 @@ def check_claim(claim: Claim, budget: Budget | None = None, seed: int = 0,
             witness_dir.mkdir(parents=True, exist_ok=True)
             (witness_dir / f"{claim.id}.json").write_text(json.dumps(result.witness, indent=2))
             (witness_dir / f"{claim.id}.worst.json").write_text(json.dumps(result.worst_violation, indent=2))
-    elif proved:
+    elif proved and certificates:
         result.verdict = Verdict.PROVED
     elif tracker.examples + tracker.adversarial > 0:
         result.verdict = Verdict.CONSISTENT
@@ -355,8 +387,34 @@ def check_claim(claim: Claim, budget: Budget | None = None, seed: int = 0,
         result.reason = "no drawn subject satisfied the hypotheses"
 
     _judge_expected(claim, result, recorded, replayed)
+    if artifact_dir is not None:
+        result.artifacts = [make(artifact_dir, seed, budget.quick_exhaustive) for make in claim.artifacts]
     result.seconds = time.perf_counter() - start
     return result
+
+
+def part_status(claim: Claim, certificates: list[Certificate], tracker: "_Tracker") -> dict[str, str]:
+    """Per part: refuted (a confirmed violation), certified (an ok certificate covers it),
+    tested (evaluated on some subject), or unchecked."""
+    labels = [str(p) for p in claim.statement]
+    covered: set[str] = set()  # proved on the claim's whole domain
+    partial: set[str] = set()  # proved on a finite range only
+    for c in certificates:
+        if c.ok:
+            (covered if c.complete else partial).update(labels if c.parts is None else c.parts)
+    refuted = {str(v.part) for p in tracker.violations for v in p.confirmed or []
+               if is_violation(v.margin, v.tol)}
+    status = {}
+    for label in labels:
+        if label in refuted:
+            status[label] = "refuted"
+        elif label in covered:
+            status[label] = "certified"
+        elif label in tracker.parts:
+            status[label] = "tested" + (" (certified on a range)" if label in partial else "")
+        else:
+            status[label] = "unchecked"
+    return status
 
 
 def _fill_stats(result: ClaimResult, tracker: _Tracker, families: tuple[SubjectFamily, ...]) -> None:
@@ -365,7 +423,7 @@ def _fill_stats(result: ClaimResult, tracker: _Tracker, families: tuple[SubjectF
     result.rejected = tracker.rejected
     result.candidates = tracker.candidates
     result.float_screen = {"audited": tracker.screen_audits, "max_error_in_tol": tracker.screen_max_error,
-                           "unreliable": tracker.screen_unreliable}
+                           "unreliable": tracker.screen_unreliable, "unstable_candidates": tracker.unstable}
     result.subjects = dict(tracker.per_family)
     result.subject_kinds = {f.name: f.origin for f in families}
     result.parts = [s for k, s in tracker.parts.items() if not k.startswith("_")]

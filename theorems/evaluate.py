@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 import mpmath
+import numpy as np
 import sympy
 
 from numerics.backend import Backend
@@ -27,18 +28,32 @@ def _binomial_float(n: Any, k: Any) -> float:
 
 def _modules(backend: str) -> list[Any]:
     if backend == "mpmath":
-        return [{"harmonic": mpmath.harmonic}, "mpmath"]
+        return [{"harmonic": mpmath.harmonic, "log1p": mpmath.log1p}, "mpmath"]
     if backend == "torch":
         import torch
 
-        return [{"log": torch.log, "exp": torch.exp, "sqrt": torch.sqrt, "pi": math.pi,
+        return [{"log": torch.log, "log1p": torch.log1p, "exp": torch.exp, "sqrt": torch.sqrt, "pi": math.pi,
                  "Max": torch.maximum, "Min": torch.minimum, "Abs": torch.abs}, "math"]
-    return [{"harmonic": _harmonic_float, "binomial": _binomial_float}, "numpy"]
+    return [{"harmonic": _harmonic_float, "binomial": _binomial_float, "log1p": np.log1p}, "numpy"]
+
+
+def stable_form(expr: sympy.Expr) -> sympy.Expr:
+    """Rewrite log(1 + y) as log1p(y) before evaluation.
+
+    log(1 + 1e-61) is 0 in float64 and noise even at 60 digits; log1p(1e-61) is exact.
+    (sympy's own log1p_opt turns log(1 + e^-x) into -x + log1p(e^x), which cancels; not used.)
+    """
+    from sympy.codegen.cfunctions import log1p
+
+    def is_log_one_plus(e: sympy.Expr) -> bool:
+        return isinstance(e, sympy.log) and e.args[0].is_Add and sympy.S.One in e.args[0].args
+
+    return expr.replace(is_log_one_plus, lambda e: log1p(e.args[0] - 1))
 
 
 @lru_cache(maxsize=None)
 def _compiled(expr: sympy.Expr, symbols: tuple[sympy.Symbol, ...], backend: str) -> Callable[..., Any]:
-    return sympy.lambdify(symbols, expr, modules=_modules(backend))
+    return sympy.lambdify(symbols, stable_form(expr), modules=_modules(backend))
 
 
 @dataclass
@@ -57,7 +72,9 @@ class PartValue:
 
     @property
     def ratio(self) -> float | None:
-        """lhs / rhs for an inequality with rhs > 0; for an identity the same ratio."""
+        """lhs / rhs for an inequality with rhs > 0 (None for identities: their margin says it all)."""
+        if self.part.is_identity:
+            return None
         lhs, rhs = float(self.lhs), float(self.rhs)
         if rhs > 0 and math.isfinite(rhs) and math.isfinite(lhs):
             return lhs / rhs
@@ -70,8 +87,10 @@ class PartValue:
 
 
 def applicable_parts(claim: Claim, subject: Any) -> list[Part]:
-    """The parts whose own hypothesis (``Part.applies``) holds on ``subject``."""
-    return [p for p in claim.statement if p.applies is None or p.applies(subject)]
+    """The parts to evaluate on ``subject``: those whose own hypothesis (``Part.applies``)
+    holds; a part without free symbols (e.g. a printed limit) is for certificates only."""
+    return [p for p in claim.statement
+            if p.relation.free_symbols and (p.applies is None or p.applies(subject))]
 
 
 def needed_symbols(claim: Claim, subject: Any) -> set[sympy.Symbol]:

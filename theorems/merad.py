@@ -9,14 +9,16 @@ where the print is not a finite condition); logarithms are natural.
 from __future__ import annotations
 
 import numpy as np
-from sympy import Eq, Ge, Le, binomial, harmonic, log, pi
+from sympy import Abs, Eq, Ge, Le, Limit, Max, Rational, binomial, exp, harmonic, log, oo, pi
 
+from theorems import lemma3_tightness
 from theorems import merad_proofs as proofs
 from theorems import quantities as q
 from theorems.claim import Assumption, Claim, Kind, Part, Source, parts
-from theorems.registry import register
+from theorems.registry import add_structure, register
 from theorems.subjects.combinatorics import BETA_GRID, ClassDraws, Coupons, KSubsets
 from theorems.subjects.mixtures import Mixtures
+from theorems.subjects.triplets import Scalars, Triplets
 from theorems.subjects.vectors import Vectors
 
 HAL = "000_446b1395972c3412.txt"
@@ -54,9 +56,9 @@ BETA_POSITIVE = Assumption("beta > 0", "beta > 0", lambda s: s.beta > 0)
 register(Claim(
     id="merad.lse.max_bounds", kind=Kind.INEQUALITY,
     source=source("proof of Lemma 1 = Lemma 3.1"),
-    statement=parts(Le(q.max_x, q.lse_x), Le(q.lse_x, q.max_x + log(q.n)),
-                    labels=["max(x) <= LSE(x)", "LSE(x) <= max(x) + log n"]),
+    statement=parts(Le(q.max_x, q.lse_x), Le(q.lse_x, q.max_x + log(q.n)), labels=proofs.LSE_MAX),
     subjects=(Vectors(),),
+    certificates=(proofs.lse_max_bounds_smt, proofs.lse_max_bounds_boxes),
     encoding="x in R^n, n = 1..10, entries from 1e-300 to 1e300 in magnitude.",
 ))
 
@@ -66,6 +68,7 @@ register(Claim(
     statement=parts(Ge(q.lse_x, 0), labels=["LSE(x) >= 0"]),
     assumptions=(SOME_NONNEGATIVE,),
     subjects=(Vectors(),),
+    certificates=(proofs.lse_nonneg_smt,),
 ))
 
 register(Claim(
@@ -73,9 +76,10 @@ register(Claim(
     source=source("proof of Lemma 1 = Lemma 3.1"),
     statement=parts(
         Eq(q.lse_x, q.lse_pairs), Le(q.lse_pairs, q.max_pair_lse + log(q.n_pairs)),
-        labels=["LSE(x) = LSE(LSE(x1,x2),...)", "LSE(LSE pairs) <= max_j LSE(pair j) + log n"],
+        labels=proofs.LSE_PAIRWISE,
     ),
     subjects=(Vectors(even=True),),
+    certificates=(proofs.lse_pairwise_identity, proofs.lse_pairwise_smt),
     encoding="x in R^{2n}; n_pairs = n is the number of consecutive pairs.",
 ))
 
@@ -84,6 +88,7 @@ register(Claim(
     source=source("proof of Lemma 2 = Lemma 3.2"),
     statement=parts(Le(q.lse_x_S, q.lse_x), labels=["LSE(x_S) <= LSE(x)"]),
     subjects=(Vectors(with_subset=True),),
+    certificates=(proofs.lse_restriction_smt,),
     encoding="S a non-empty subset of [n] (in the proof S is the set of represented classes).",
 ))
 
@@ -162,11 +167,11 @@ register(Claim(
     id="merad.tau_plus", kind=Kind.IDENTITY,
     source=source("remark after Proposition 1; proof of Proposition 2 (2) = Proposition 3.3 (2)"),
     statement=(
-        *parts(Eq(q.P_all_same, q.sum_rho_pow), labels=["P(c_i = c for all i) = sum_c rho(c)^(N+1)"]),
-        Part(Eq(q.P_all_same, q.N_C ** (-q.N)), "uniform rho: = N_C^(-N)", applies=lambda s: s.uniform),
+        *parts(Eq(q.P_all_same, q.sum_rho_pow), labels=[proofs.TAU_GENERAL]),
+        Part(Eq(q.P_all_same, q.N_C ** (-q.N)), proofs.TAU_UNIFORM, applies=lambda s: s.uniform),
     ),
     subjects=(ClassDraws(),),
-    certificates=(proofs.tau_plus_uniform, proofs.tau_plus_general),
+    certificates=(proofs.tau_plus_uniform, proofs.tau_plus_independence, proofs.tau_plus_general),
     encoding="P(c_i = c for all i) is computed by enumerating all (N+1)-tuples of classes; the "
              "second part applies to uniform rho only.",
 ))
@@ -177,9 +182,7 @@ register(Claim(
     statement=parts(
         Eq(q.count_min, binomial(q.N_C - 2, q.k - 1)), Eq(q.count_max, binomial(q.N_C - 2, q.k - 1)),
         Eq(q.subset_average, q.k / (q.N_C - 1) * q.sum_values),
-        labels=["min over c- of #k-subsets containing c- = C(N_C-2,k-1)",
-                "max over c- of #k-subsets containing c- = C(N_C-2,k-1)",
-                "average over k-subsets of sum_i v_ci = k/(N_C-1) sum_c- v_c-"],
+        labels=[*proofs.REARRANGE_COUNTS, proofs.REARRANGE_AVERAGE],
     ),
     subjects=(KSubsets(),),
     certificates=(proofs.rearrangement_ratio, proofs.rearrangement_counts),
@@ -216,3 +219,147 @@ register(Claim(
     encoding="P computed exactly from the distribution of T (uniform rho) for every N_C <= 1000 on a "
              "grid of beta, plus random (N_C, beta).",
 ))
+
+
+# == Section 4: the fixed-triplet loss (11) ===================================================
+def _in_ball(s: object) -> bool:
+    z, step, C = s.z, s.step, s.C  # type: ignore[attr-defined]
+    return bool(np.all(np.linalg.norm(z, axis=1) <= C) and np.all(np.linalg.norm(z + step, axis=1) <= C))
+
+
+IN_BALL = Assumption("z, z + z' in B^3", "max_j ||z_j|| <= C and max_j ||z_j + z'_j|| <= C (Lemma 3)", _in_ball)
+
+
+def _lemma7_hypothesis(s: object) -> bool:
+    from numerics import triplet as tl
+    from numerics.backend import FLOAT
+
+    z = s.z  # type: ignore[attr-defined]
+    eps = max(float(np.linalg.norm(v)) for v in tl.loss_vectors(z, FLOAT))
+    eta = float(np.min(np.linalg.norm(z, axis=1)))
+    return eta > 0 and eps < eta / 2
+
+
+EPS_LT_HALF_ETA = Assumption(
+    "eps < eta/2",
+    "||z_{i,j}|| >= eta > 0 for all j and max_j ||loss_{i,j}|| <= eps < eta/2, with the tightest "
+    "eps = max_j ||loss_{i,j}|| and eta = min_j ||z_{i,j}|| (Lemma 7)",
+    _lemma7_hypothesis,
+)
+ON_TRIPLETS = lambda s: hasattr(s, "z")  # noqa: E731 - part guard: triplet subjects
+ON_SCALARS = lambda s: hasattr(s, "x")  # noqa: E731 - part guard: scalar subjects
+SMOOTH = 2 + 8 * q.C ** 2
+
+register(Claim(
+    id="merad.lemma3", kind=Kind.INEQUALITY,
+    source=source("Lemma 3 = Lemma 5 (Section 8) = Lemma 4.1"),
+    statement=parts(
+        Le(q.ell_step, q.ell + q.grad_dot_step + SMOOTH / 2 * q.step_sq),
+        Le(q.hess_norm, SMOOTH),
+        labels=["(12): l(z+z') <= l(z) + <grad l(z), z'> + (2+8C^2)/2 ||z'||^2",
+                "||Hess l(z)|| <= 2 + 8C^2 on B^3 (the proof's route to (12))"],
+    ),
+    assumptions=(IN_BALL,),
+    subjects=(Triplets("ball"), Triplets("near_optimal")),
+    artifacts=(lemma3_tightness.write_artifact,),
+    encoding="z, z + z' drawn inside B^3 = {max_j ||z_j|| <= C} for C from 0.05 to 30 and d = 1..4; "
+             "the Hessian's operator norm is also maximized over B^3 for each C "
+             "(theorems/lemma3_tightness.py).",
+))
+
+register(Claim(
+    id="merad.lemma3.steps", kind=Kind.INEQUALITY,
+    source=source("proof of Lemma 5 = proof of Lemma 4.1"),
+    statement=parts(
+        Eq(q.grad_rel_err, 0),
+        Le(q.dcos12_norm, 2 * Max(q.z1_norm, q.z2_norm)),
+        Le(q.dcos13_norm, 2 * Max(q.z1_norm, q.z3_norm)),
+        Le(q.dcos23_norm, 2 * Max(q.z2_norm, q.z3_norm)),
+        Le(q.softmax_curv_norm, Rational(1, 2)),
+        Eq(q.d2cos_norm_min, 1), Eq(q.d2cos_norm_max, 1),
+        Eq(q.hess_rel_err, 0),
+        Le(q.curv_term_norm, 8 * q.max_norm_prod),
+        Le(q.hess_norm, 2 + 8 * q.max_norm_prod),
+        labels=["gradient = (v1-1) dcos12 + v2 dcos13 (relative error 0)",
+                "||dcos12|| <= 2 max(||z1||,||z2||)", "||dcos13|| <= 2 max(||z1||,||z3||)",
+                "||dcos23|| <= 2 max(||z2||,||z3||)", proofs.SOFTMAX_CURVATURE, *proofs.D2COS,
+                "Hessian = (v1-1) d2cos12 + v2 d2cos13 + (dcos12 dcos13) dv (relative error 0)",
+                "||(dcos12 dcos13) dv|| <= 8 max_ij ||z_i|| ||z_j|| (read as <=)",
+                "||Hess l|| <= 2 + 8 max_ij ||z_i|| ||z_j|| (read as <=)"],
+    ),
+    subjects=(Triplets("ball"), Triplets("near_optimal")),
+    certificates=(proofs.softmax_curvature_interval, proofs.softmax_curvature_smt, proofs.d2cos_norm_symbolic),
+    encoding="Each intermediate fact of the proof is a part. The two norm statements the proof prints "
+             "with '=' are checked here as the '<=' the proof needs; as printed ('=') they are the "
+             "claim merad.lemma3.printed_equalities. max_{i,j} runs over all i, j in {1,2,3}.",
+))
+
+register(Claim(
+    id="merad.lemma3.printed_equalities", kind=Kind.IDENTITY,
+    source=source("proof of Lemma 5 = proof of Lemma 4.1 (the two norm displays)"),
+    statement=parts(
+        Eq(q.curv_term_norm, 8 * q.max_norm_prod),
+        Eq(q.hess_norm, 2 + 8 * q.max_norm_prod),
+        labels=["printed: ||(dcos12 dcos13) dv|| = 8 max_ij ||z_i|| ||z_j||",
+                "printed: ||Hess l|| = 2 + 8 max_ij ||z_i|| ||z_j||"],
+    ),
+    subjects=(Triplets("ball"),),
+    known_refutation="merad.lemma3.printed_equalities.json",
+    notes="Step-level finding: the proof prints these norms with '='; they hold only as upper bounds "
+          "(e.g. z = 0 gives 0 = 0 but z_1 = (1), z_2 = z_3 = (0) gives 1/2 vs 8).",
+))
+
+register(Claim(
+    id="merad.lemma7", kind=Kind.INEQUALITY,
+    source=source("Lemma 4 = Lemma 7 (Section 8) = Lemma 4.2"),
+    statement=parts(Le(q.ell, 2 * q.eps / q.eta), labels=["l(z_i) <= 2 eps / eta"]),
+    assumptions=(EPS_LT_HALF_ETA,),
+    subjects=(Triplets("near_optimal"), Triplets("ball")),
+    encoding="For each triplet the loss vectors loss_{i,j} = A_j^T grad l(z_i) are computed exactly (chain "
+             "rule); eps = max_j ||loss_{i,j}|| and eta = min_j ||z_{i,j}|| are the tightest constants the "
+             "hypotheses allow, so the printed conclusion is tested in its strongest form.",
+))
+
+register(Claim(
+    id="merad.lemma7.steps", kind=Kind.INEQUALITY,
+    source=source("proof of Lemma 7 = proof of Lemma 4.2"),
+    statement=(
+        Part(Eq(q.loss1_norm, q.loss1_printed), "||loss_1|| = ||(v1-1) z2 + v2 z3||", ON_TRIPLETS),
+        Part(Eq(q.loss2_norm, Abs(q.v1 - 1) * q.z1_norm), "||loss_2|| = |v1-1| ||z1||", ON_TRIPLETS),
+        Part(Eq(q.loss3_norm, q.v2 * q.z1_norm), "||loss_3|| = v2 ||z1||", ON_TRIPLETS),
+        Part(Eq(q.ell, -log(1 - q.v2)), "zeta(z1^T(z3-z2)) = -log(1 - v2)", ON_TRIPLETS),
+        Part(Le(-log(1 - q.x_scalar), q.x_scalar / (1 - q.x_scalar)), proofs.NEG_LOG, ON_SCALARS),
+        Part(Le(q.x_scalar / (1 - q.x_scalar), 2 * q.x_scalar), proofs.RATIO, ON_SCALARS),
+    ),
+    subjects=(Triplets("near_optimal"), Triplets("ball"), Scalars(0.0, 0.5)),
+    certificates=(proofs.neg_log1m_interval, proofs.ratio_le_twice_interval),
+))
+
+register(Claim(
+    id="merad.softplus.limits", kind=Kind.IDENTITY,
+    source=source("proof of Lemma 6 = proof of Lemma B.1"),
+    statement=(
+        Part(Eq(Limit(log(1 + exp(q.x_scalar)) / q.x_scalar, q.x_scalar, oo), 1), proofs.SOFTPLUS_LIMITS[0]),
+        Part(Eq(Limit(log(1 + exp(q.x_scalar)), q.x_scalar, -oo), 0), proofs.SOFTPLUS_LIMITS[1]),
+        # zeta(x) - x = log(1 + e^-x) >= 0 is automatic; the parts test the upper bounds
+        Part(Le(log(1 + exp(-q.x_scalar)), exp(-q.x_scalar)), proofs.SOFTPLUS_BOUNDS[0], lambda s: s.x >= 0),
+        Part(Le(log(1 + exp(q.x_scalar)), exp(q.x_scalar)), proofs.SOFTPLUS_BOUNDS[1], lambda s: s.x <= 0),
+    ),
+    subjects=(Scalars(-700.0, 700.0),),
+    certificates=(proofs.softplus_limits_symbolic, proofs.softplus_bounds_interval),
+    encoding="The printed limits are certified symbolically (sympy limit); the quantitative bounds "
+             "0 <= log(1 + e^-|x|) <= e^-|x| that imply them are tested numerically and certified for all x "
+             "through t = e^-|x| in (0, 1] by interval arithmetic.",
+))
+
+
+# how Section 4 fits together beyond the step tags of the proof pages (used, user)
+LEMMA6 = "merad.lemma6 (Allen-Zhu et al. Thm 6)"
+add_structure([
+    ("merad.lemma3", LEMMA6),
+    ("merad.softplus.limits", LEMMA6),
+    (LEMMA6, "merad.theorem1"),
+    ("merad.lemma7", "merad.theorem1"),
+    ("merad.lemma3.steps", "merad.lemma3"),
+    ("merad.lemma7.steps", "merad.lemma7"),
+])

@@ -49,3 +49,35 @@ count_min = sympy.Symbol("count_min", integer=True, nonnegative=True)  # min ove
 count_max = sympy.Symbol("count_max", integer=True, nonnegative=True)  # max over c- of the same
 subset_average = sympy.Symbol("subset_average", **_real)  # average over k-subsets of sum_i v_{c_i}
 sum_values = sympy.Symbol("sum_values", **_real)  # sum over c- in C \ {c} of v_{c-}
+
+# Merad et al. Section 4: a triplet z = (z_1, z_2, z_3) and a step z' (Lemma 3 = Lemma 5 = Lemma 4.1)
+C = sympy.Symbol("C", **_pos)  # the radius of B^3 (Assumption 2)
+ell = sympy.Symbol("ell", **_real)  # l(z) = zeta(z_1^T (z_3 - z_2)), (11)
+ell_step = sympy.Symbol("ell_step", **_real)  # l(z + z')
+grad_dot_step = sympy.Symbol("grad_dot_step", **_real)  # <grad l(z), z'>
+step_sq = sympy.Symbol("step_sq", nonnegative=True)  # ||z'||^2
+hess_norm = sympy.Symbol("hess_norm", nonnegative=True)  # ||Hess l(z)||_2
+grad_rel_err = sympy.Symbol("grad_rel_err", nonnegative=True)  # proof's gradient vs chain rule
+hess_rel_err = sympy.Symbol("hess_rel_err", nonnegative=True)  # proof's Hessian vs chain rule
+dcos12_norm = sympy.Symbol("dcos12_norm", nonnegative=True)
+dcos13_norm = sympy.Symbol("dcos13_norm", nonnegative=True)
+dcos23_norm = sympy.Symbol("dcos23_norm", nonnegative=True)
+z1_norm = sympy.Symbol("z1_norm", nonnegative=True)
+z2_norm = sympy.Symbol("z2_norm", nonnegative=True)
+z3_norm = sympy.Symbol("z3_norm", nonnegative=True)
+softmax_curv_norm = sympy.Symbol("softmax_curv_norm", nonnegative=True)  # ||diag(v) - v v^T||
+d2cos_norm_min = sympy.Symbol("d2cos_norm_min", nonnegative=True)  # min over pairs of ||d2cos_ij||
+d2cos_norm_max = sympy.Symbol("d2cos_norm_max", nonnegative=True)
+curv_term_norm = sympy.Symbol("curv_term_norm", nonnegative=True)  # ||(dcos_12 dcos_13) dv||
+max_norm_prod = sympy.Symbol("max_norm_prod", nonnegative=True)  # max_{i,j} ||z_i|| ||z_j||
+
+# Lemma 7 (= Lemma 4 = Lemma 4.2)
+v1 = sympy.Symbol("v1", nonnegative=True)  # softmax(z_1^T z_2, z_1^T z_3)_1
+v2 = sympy.Symbol("v2", nonnegative=True)  # = sigma(z_1^T (z_3 - z_2))
+eps = sympy.Symbol("eps", nonnegative=True)  # max_j ||loss_{i,j}||
+eta = sympy.Symbol("eta", nonnegative=True)  # min_j ||z_{i,j}||
+loss1_norm = sympy.Symbol("loss1_norm", nonnegative=True)  # ||A_1^T grad l||, chain rule
+loss2_norm = sympy.Symbol("loss2_norm", nonnegative=True)
+loss3_norm = sympy.Symbol("loss3_norm", nonnegative=True)
+loss1_printed = sympy.Symbol("loss1_printed", nonnegative=True)  # ||(v_1 - 1) z_2 + v_2 z_3||
+x_scalar = sympy.Symbol("x", real=True)  # a scalar in [0, 1/2] (the elementary inequalities)

@@ -16,6 +16,7 @@ from importlib.metadata import entry_points
 from theorems.claim import Claim
 
 _REGISTRY: dict[str, Claim] = {}
+_STRUCTURE: list[tuple[str, str]] = []
 _LOADED = False
 BUILTIN_MODULES = ("theorems.merad",)
 
@@ -27,6 +28,19 @@ def register(claim: Claim) -> Claim:
         raise ValueError(f"claim id {claim.id!r} is already registered ({existing.source})")
     _REGISTRY[claim.id] = claim
     return claim
+
+
+def add_structure(edges: list[tuple[str, str]]) -> None:
+    """Record how a paper's results depend on each other (``(used, user)`` pairs), beyond what
+    the proof pages' step tags say; nodes need not be registered claims (e.g. external lemmas)."""
+    _STRUCTURE.extend(edges)
+
+
+def structure(papers: list[str] | None = None) -> list[tuple[str, str]]:
+    load_all()
+    if not papers:
+        return list(_STRUCTURE)
+    return [(a, b) for a, b in _STRUCTURE if any(b.startswith(p.rstrip(".") + ".") for p in papers)]
 
 
 def load_all() -> None:

@@ -104,6 +104,10 @@ def _details(r: ClaimResult) -> list[str]:
         out.append(f"- reason: {r.reason}")
     if r.expected_note:
         out.append(f"- expectation: {r.expected_note}")
+    if r.part_status:
+        out.append("- part status: " + "; ".join(f"`{k}`: {v}" for k, v in r.part_status.items()))
+    for section in r.artifacts:
+        out += ["", section]
     out.append("")
     return out
 

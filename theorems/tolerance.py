@@ -11,7 +11,9 @@ inequality, ``|lhs - rhs|`` for an identity. Its tolerance is
   so float rounding can neither create a counterexample nor hide one that
   exceeds the tolerance.
 * Confirmation (mpmath, ``CONFIRM_DPS`` digits): a part is *violated* only
-  when its high-precision margin is > tol. Only confirmed violations refute.
+  when its high-precision margin is > tol, and stays so with the same margin
+  (to 1e-6 relative) when the precision is doubled (up to 1920 digits; see
+  ``engine._stabilize``). Only confirmed violations refute.
 * Smaller deviations are reported (``min_slack`` may be slightly negative) but
   are below what the checker resolves.
 """

@@ -67,11 +67,13 @@ class ClaimResult:
     min_slack: float | None = None
     worst_ratio: float | None = None
     parts: list[PartStats] = field(default_factory=list)
+    part_status: dict[str, str] = field(default_factory=dict)  # label -> certified/tested/refuted/unchecked
     subjects: dict[str, int] = field(default_factory=dict)  # family name -> examples
     subject_kinds: dict[str, str] = field(default_factory=dict)  # family -> random / learned
     witness: dict[str, Any] | None = None
     worst_violation: dict[str, Any] | None = None
     certificate: list[dict[str, Any]] | None = None
+    artifacts: list[str] = field(default_factory=list)  # markdown sections (tables, plots)
     expected: bool = True
     expected_note: str = ""
     reason: str = ""

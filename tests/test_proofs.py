@@ -1,0 +1,90 @@
+"""Step-checked proofs: tag parsing, status rules, and the tags of the real pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from theorems import proofs as pf
+from theorems.cli import app
+from theorems.registry import all_claims
+from theorems.verdict import ClaimResult, Verdict
+
+PAGE = '''# demo.claim
+
+kind line
+
+## Statement as printed
+
+x
+
+## Proof as printed
+
+1. First step, by a fact. [check: demo.fact]
+2. A step covered by one part
+   of a claim, over two lines. [check: demo.claim part "a <= b (read as <=)"]
+3. Two checks. [check: demo.fact; demo.other (a comment naming demo.ignored)]
+4. Jensen. [check: unchecked (Jensen; tested end to end)]
+
+## What the checker does
+'''
+
+
+def result(cid: str, verdict: Verdict, parts: dict[str, str] | None = None) -> ClaimResult:
+    return ClaimResult(id=cid, kind="inequality", source="", statement="", verdict=verdict,
+                       part_status=parts or {})
+
+
+def test_tags_are_parsed_with_parts_lists_and_comments(tmp_path: Path) -> None:
+    path = tmp_path / "demo.claim.md"
+    path.write_text(PAGE)
+    page = pf.parse_page(path)
+    assert page.claim_id == "demo.claim"
+    assert [s.number for s in page.steps] == [1, 2, 3, 4]
+    assert page.steps[0].refs == [("demo.fact", None)]
+    assert page.steps[1].refs == [("demo.claim", "a <= b (read as <=)")]
+    assert page.steps[2].refs == [("demo.fact", None), ("demo.other", None)]
+    assert page.steps[3].refs == []
+    results = {"demo.fact": result("demo.fact", Verdict.PROVED),
+               "demo.other": result("demo.other", Verdict.REFUTED),
+               "demo.claim": result("demo.claim", Verdict.CONSISTENT, {"a <= b (read as <=)": "tested"})}
+    pf.assign([page], results)
+    assert [s.status for s in page.steps] == ["certified", "tested", "refuted", "unchecked"]
+
+
+def test_a_tag_naming_an_unknown_part_is_an_error() -> None:
+    with pytest.raises(KeyError, match="no part labelled"):
+        pf.ref_status("demo.claim", "missing", {"demo.claim": result("demo.claim", Verdict.CONSISTENT)})
+
+
+def test_combine_rules() -> None:
+    assert pf.combine([]) == "unchecked"
+    assert pf.combine(["certified", "certified"]) == "certified"
+    assert pf.combine(["certified", "tested"]) == "tested"
+    assert pf.combine(["tested", "refuted"]) == "refuted"
+    assert pf.combine(["unchecked"]) == "unchecked"
+
+
+def test_every_tag_of_the_real_pages_names_a_registered_claim_and_part() -> None:
+    claims = {c.id: c for c in all_claims()}
+    pages = pf.read_pages()
+    assert pages
+    for page in pages:
+        assert page.claim_id in claims, f"page for unregistered claim {page.claim_id}"
+        assert page.steps, f"{page.claim_id}: no numbered proof step"
+        for step in page.steps:
+            for cid, part in step.refs:
+                assert cid in claims or cid.startswith("merad.theorem"), f"{page.claim_id} step {step.number}: {cid}"
+                if part is not None:
+                    labels = [str(p) for p in claims[cid].statement]
+                    assert part in labels, f"{page.claim_id} step {step.number}: no part {part!r} in {cid}"
+
+
+def test_clcheck_proofs_writes_the_report_and_the_graph(tmp_path: Path) -> None:
+    res = CliRunner().invoke(app, ["proofs", "--paper", "merad.lse", "--budget", "10", "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    report = (tmp_path / "proofs.md").read_text()
+    assert "`merad.lse.max_bounds`" in report and "| step | status |" in report
+    assert (tmp_path / "proofs-graph.png").stat().st_size > 10_000
