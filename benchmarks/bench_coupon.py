@@ -29,21 +29,13 @@ from scipy import special
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
+from _timing import best_time  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 from numerics import coupon as cc  # noqa: E402
 
 Z95 = 1.959963984540054
 TARGET_REL = 1e-6
 
 
-def best_time(fn: Callable[[], object], min_total: float = 0.2, max_reps: int = 50) -> tuple[float, object]:
-    """Smallest wall time over repetitions (at least one, until ~min_total seconds)."""
-    best, out, spent, reps = math.inf, None, 0.0, 0
-    while reps < max_reps and (reps == 0 or spent < min_total):
-        t0 = time.perf_counter()
-        out = fn()
-        dt = time.perf_counter() - t0
-        best, spent, reps = min(best, dt), spent + dt, reps + 1
-    return best, out
 
 
 def naive_uniform(n: int, N: int) -> float:

@@ -165,25 +165,25 @@ def _mpf_max(ts: Iterable):
     return libmp.fninf if out is None else out
 
 
-def _float_down(t) -> float | str:
-    """A float <= t (rounded toward -inf), or a string for +-inf / nan (JSON-safe)."""
+def _float_rounded(t, rnd: str) -> float | str:
+    """A float rounded toward -inf (rnd="f") or +inf (rnd="c"), or a string for +-inf / nan."""
     if _is_nan(t):
         return "nan"
     if t == libmp.fninf:
         return "-inf"
     if t == libmp.finf:
         return "inf"
-    return libmp.to_float(t, rnd="f")
+    return libmp.to_float(t, rnd=rnd)
+
+
+def _float_down(t) -> float | str:
+    """A float <= t (JSON-safe): lower bounds are stored rounded down."""
+    return _float_rounded(t, "f")
 
 
 def _float_up(t) -> float | str:
-    if _is_nan(t):
-        return "nan"
-    if t == libmp.fninf:
-        return "-inf"
-    if t == libmp.finf:
-        return "inf"
-    return libmp.to_float(t, rnd="c")
+    """A float >= t (JSON-safe): upper bounds are stored rounded up."""
+    return _float_rounded(t, "c")
 
 
 def _iv_json(x) -> list[float | str]:

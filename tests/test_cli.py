@@ -22,21 +22,21 @@ REPORT_KEYS = {"id", "kind", "source", "verdict", "examples", "min_slack", "wors
 
 def test_audit_writes_both_reports_with_the_documented_shape(tmp_path: Path) -> None:
     out = tmp_path / "report"
-    res = runner.invoke(app, ["audit", "--claim", "merad.lse.nonneg", "--claim", "merad.prop1.part1",
+    res = runner.invoke(app, ["audit", "--claim", "merad.lse.nonneg", "--claim", "merad.coupon.variance",
                               "--budget", "15", "--adversarial-starts", "1", "--seed", "3",
                               "--out", str(out)])
     assert res.exit_code == 0, res.output
     data = json.loads((out / "report.json").read_text())
     assert data["version"] == 1 and data["seed"] == 3
-    assert [c["id"] for c in data["claims"]] == ["merad.lse.nonneg", "merad.prop1.part1"]
+    assert [c["id"] for c in data["claims"]] == ["merad.coupon.variance", "merad.lse.nonneg"]
     for c in data["claims"]:
         assert REPORT_KEYS <= set(c)
         assert c["expected"] is True
-    refuted = data["claims"][1]
-    assert refuted["verdict"] == "refuted" and refuted["witness"]["claim"] == "merad.prop1.part1"
+    refuted = data["claims"][0]
+    assert refuted["verdict"] == "refuted" and refuted["witness"]["claim"] == "merad.coupon.variance"
     md = (out / "report.md").read_text()
-    assert "| `merad.prop1.part1` |" in md and "**refuted**" in md
-    assert (out / "witnesses" / "merad.prop1.part1.json").exists()
+    assert "| `merad.coupon.variance` |" in md and "**refuted**" in md
+    assert (out / "witnesses" / "merad.coupon.variance.json").exists()
 
 
 def test_audit_exit_code_is_the_ci_gate(tmp_path: Path) -> None:

@@ -61,6 +61,11 @@ class Part:
     def is_identity(self) -> bool:
         return isinstance(self.relation, sympy.Equality)
 
+    @property
+    def is_strict(self) -> bool:
+        """a < b (or a > b): violated when the margin is within the tolerance of 0, too."""
+        return isinstance(self.relation, (sympy.StrictLessThan, sympy.StrictGreaterThan))
+
     def sides(self) -> tuple[sympy.Expr, sympy.Expr]:
         """(small, large) for an inequality, (lhs, rhs) for an identity."""
         rel = self.relation
@@ -97,12 +102,16 @@ class Claim:
     adversarial: bool = True
     # extra report sections: fn(out_dir, seed, quick) -> markdown (tables, plots written to out_dir)
     artifacts: tuple[Callable[[Any, int, bool], str], ...] = ()
+    # dynamics claims: fn(seed, quick, out_dir) -> ExperimentOutcome (a statistical verdict over seeds)
+    experiment: Callable[[int, bool, Any], Any] | None = None
+    # verdicts that count as expected (default: proved or consistent; refuted when a witness is recorded)
+    expect: tuple[str, ...] = ("proved", "consistent")
 
     def __post_init__(self) -> None:
         if self.id != self.id.lower() or " " in self.id:
             raise ValueError(f"claim id {self.id!r} must be lower case, dot separated")
-        if not self.statement and self.not_encodable is None:
-            raise ValueError(f"claim {self.id} has no statement and is not marked not_encodable")
+        if not self.statement and self.not_encodable is None and self.experiment is None:
+            raise ValueError(f"claim {self.id} has no statement, experiment or not_encodable reason")
 
     @property
     def paper(self) -> str:

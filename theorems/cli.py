@@ -106,6 +106,7 @@ def proofs(
     seed: int = typer.Option(0, "--seed"),
     budget: int = typer.Option(100, "--budget", help="random examples per claim"),
     out: Path = typer.Option(Path("audit-report"), "--out"),
+    write_pages: bool = typer.Option(False, "--write-pages", help="record each page's step statuses in the page"),
 ) -> None:
     """Run the check behind every step of the proofs_md pages; write proofs.md and the dependency graph."""
     from theorems import proofs as pf
@@ -131,6 +132,9 @@ def proofs(
     graph = out / "proofs-graph.png"
     pf.draw_graph(pages, edges, results, graph)
     pf.write_report(pages, results, graph, out / "proofs.md")
+    if write_pages:
+        for page in pages:
+            pf.write_back(page, results.get(page.claim_id), seed)
     table = Table(title="step-checked proofs")
     for col in ("page", "verdict", "steps", "certified", "tested", "refuted", "unchecked"):
         table.add_column(col)
@@ -158,6 +162,15 @@ def list_claims(paper: Optional[List[str]] = typer.Option(None, "--paper")) -> N
         table.add_row(c.id, c.kind.value, str(c.source), c.statement_text())
     console.print(table)
 
+
+def _register_train() -> None:
+    """`clcheck train`: the training module's command (CPU or CUDA, checkpoints, resume)."""
+    from training.cli import train_command
+
+    app.command("train", help="Train an encoder (digits or synthetic data); checkpoints and resume.")(train_command)
+
+
+_register_train()
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -27,7 +27,7 @@ import numpy as np
 
 from numerics.backend import FLOAT, mp_backend, torch_backend
 from theorems.certify import Certificate, timed
-from theorems.claim import Claim
+from theorems.claim import Claim, Part
 from theorems.evaluate import PartValue, applicable_parts, evaluate_parts, needed_symbols, torch_margin
 from theorems.subjects.base import SubjectFamily
 from theorems.tolerance import CONFIRM_DPS, is_candidate, is_violation
@@ -36,6 +36,7 @@ from theorems.verdict import ClaimResult, PartStats, Verdict
 WITNESS_DIR = Path(__file__).parent / "witnesses"
 SCREEN_AUDIT_EVERY = 10
 MAX_DPS = 1920  # a violation must be stable when the precision is doubled, up to this
+ENOUGH_VIOLATIONS = 3  # after this many confirmed violations, large subjects are not confirmed
 
 
 @dataclass
@@ -68,11 +69,13 @@ class Probe:
     @property
     def violated(self) -> bool:
         return (self.confirmed is not None and not self.unstable
-                and any(is_violation(v.margin, v.tol) for v in self.confirmed))
+                and any(is_violation(v.certain_margin, v.tol) for v in self.confirmed))
 
     @property
     def best(self) -> list[PartValue]:
-        return self.confirmed if self.confirmed is not None else self.values
+        """Each part's high-precision value where it was confirmed, its float value otherwise."""
+        confirmed = {id(v.part): v for v in self.confirmed or []}
+        return [confirmed.get(id(v.part), v) for v in self.values]
 
     @property
     def worst_margin(self) -> float:
@@ -83,23 +86,28 @@ class _Violation(Exception):
     """Raised inside the hypothesis test so that hypothesis shrinks the example."""
 
 
-def evaluate(claim: Claim, family: SubjectFamily, subject: Any, dps: int | None = None) -> list[PartValue]:
-    """All applicable parts of ``claim`` on ``subject``: float64, or mpmath at ``dps`` digits."""
+def evaluate(claim: Claim, family: SubjectFamily, subject: Any, dps: int | None = None,
+             parts: list[Part] | None = None) -> list[PartValue]:
+    """The applicable parts of ``claim`` (or just ``parts``) on ``subject``: float64, or mpmath
+    at ``dps`` digits."""
     xp = FLOAT if dps is None else mp_backend(dps)
-    symbols = needed_symbols(claim, subject)
+    parts = applicable_parts(claim, subject) if parts is None else parts
     with xp.precision():
-        values = family.quantities(subject, symbols, xp)
-        return evaluate_parts(claim, subject, values, xp)
+        values = family.quantities(subject, needed_symbols(parts), xp)
+        return evaluate_parts(parts, values, xp)
 
 
 def probe(claim: Claim, family: SubjectFamily, subject: Any, found_by: str = "random",
-          force_confirm: bool = False) -> Probe:
-    """Evaluate in float64; confirm in high precision when the float margin asks for it."""
+          force_confirm: bool = False, confirm: bool = True) -> Probe:
+    """Evaluate in float64; confirm in high precision the parts whose float margin asks for it
+    (every part when ``force_confirm``)."""
     with np.errstate(all="ignore"):
         result = Probe(family, subject, evaluate(claim, family, subject), found_by=found_by)
-    if result.candidate or force_confirm:
+    suspects = [v.part for v in result.values
+                if confirm and (force_confirm or is_candidate(v.margin, v.tol, v.part.is_identity))]
+    if suspects:
         try:
-            result.confirmed = evaluate(claim, family, subject, dps=CONFIRM_DPS)
+            result.confirmed = evaluate(claim, family, subject, dps=CONFIRM_DPS, parts=suspects)
             result.dps = CONFIRM_DPS
             if result.violated:
                 _stabilize(claim, result)
@@ -117,11 +125,12 @@ def _stabilize(claim: Claim, result: Probe) -> None:
     up to MAX_DPS. A violation that never stabilizes is not a counterexample.
     """
     dps = result.dps
+    parts = [v.part for v in result.confirmed]
     while dps * 2 <= MAX_DPS:
-        finer = evaluate(claim, result.family, result.subject, dps=dps * 2)
+        finer = evaluate(claim, result.family, result.subject, dps=dps * 2, parts=parts)
         stable = all(
             abs(float(a.margin) - float(b.margin)) <= 1e-6 * max(abs(float(a.margin)), abs(float(b.margin))) + a.tol
-            for a, b in zip(result.confirmed, finer) if is_violation(a.margin, a.tol)
+            for a, b in zip(result.confirmed, finer) if is_violation(a.certain_margin, a.tol)
         )
         result.confirmed, result.dps = finer, dps * 2
         if stable or not result.violated:
@@ -151,14 +160,27 @@ class _Tracker:
     screen_max_error: float = 0.0  # max |float margin - mp margin| / tol over audited examples
     screen_unreliable: bool = False
     unstable: int = 0  # candidates whose high-precision margin never stabilized
+    screen_skipped: int = 0  # screen audits skipped: the subject is too large for mpmath
+    unconfirmed: int = 0  # large-subject candidates left unconfirmed once the claim was refuted
 
     def probe(self, family: SubjectFamily, subject: Any, found_by: str = "random") -> Probe:
         self.seen += 1
         force = self.screen_unreliable or self.seen % SCREEN_AUDIT_EVERY == 0
+        cheap = family.cheap_to_confirm(subject)
+        if force and not cheap:
+            force, self.screen_skipped = False, self.screen_skipped + 1
+        if not cheap and len(self.violations) >= ENOUGH_VIOLATIONS:
+            # the claim is already refuted several times over: a large subject's float
+            # candidate is recorded as unconfirmed instead of paying for mpmath again
+            p = probe(self.claim, family, subject, found_by, confirm=False)
+            self.unconfirmed += int(p.candidate)
+            return p
         p = probe(self.claim, family, subject, found_by, force_confirm=force)
         if p.confirmed is not None:
             self.screen_audits += 1
-            for f, h in zip(p.values, p.confirmed):
+            floats = {id(v.part): v for v in p.values}
+            for h in p.confirmed:
+                f = floats[id(h.part)]
                 err = abs(f.margin - float(h.margin)) / max(h.tol, 1e-300)
                 if not math.isnan(err):
                     self.screen_max_error = max(self.screen_max_error, err)
@@ -294,7 +316,8 @@ def witness_json(claim: Claim, p: Probe, seed: int, role: str) -> dict[str, Any]
     for v in p.best:
         parts.append({
             "part": str(v.part), "lhs": mpmath.nstr(v.lhs, 30), "rhs": mpmath.nstr(v.rhs, 30),
-            "margin": mpmath.nstr(v.margin, 20), "tol": v.tol, "violated": is_violation(v.margin, v.tol),
+            "margin": mpmath.nstr(v.margin, 20), "certain_margin": float(v.certain_margin),
+            "bracketed": v.bracketed, "tol": v.tol, "violated": is_violation(v.certain_margin, v.tol),
         })
     return {
         "version": 1, "claim": claim.id, "role": role, "family": p.family.name,
@@ -341,12 +364,23 @@ def check_claim(claim: Claim, budget: Budget | None = None, seed: int = 0,
         result.seconds = time.perf_counter() - start
         return result
 
+    if claim.experiment is not None and not claim.statement:
+        outcome = claim.experiment(seed, budget.quick_exhaustive, artifact_dir)
+        result.verdict = outcome.verdict
+        result.experiment = outcome.to_json()
+        result.reason = f"{outcome.statistic} = {outcome.value:.4g}; effect size {outcome.effect_size:.4g}, " \
+                        f"95% CI [{outcome.interval[0]:.4g}, {outcome.interval[1]:.4g}]; seeds {outcome.seeds}"
+        result.artifacts = [outcome.markdown] if outcome.markdown else []
+        _judge_expected(claim, result, None, None)
+        result.seconds = time.perf_counter() - start
+        return result
+
     certificates: list[Certificate] = [timed(c) for c in claim.certificates]
     tracker = _Tracker(claim)
     families = claim.subjects
     for i, family in enumerate(families):
         share = budget.examples // max(1, len(families))
-        if share > 0:
+        if share > 0 and family.strategy() is not None:
             _random_search(claim, family, share, seed + 7919 * i, tracker)
         for subject in family.exhaustive(quick=budget.quick_exhaustive):
             if claim.hypotheses_hold(subject) and applicable_parts(claim, subject):
@@ -403,7 +437,7 @@ def part_status(claim: Claim, certificates: list[Certificate], tracker: "_Tracke
         if c.ok:
             (covered if c.complete else partial).update(labels if c.parts is None else c.parts)
     refuted = {str(v.part) for p in tracker.violations for v in p.confirmed or []
-               if is_violation(v.margin, v.tol)}
+               if is_violation(v.certain_margin, v.tol)}
     status = {}
     for label in labels:
         if label in refuted:
@@ -423,7 +457,9 @@ def _fill_stats(result: ClaimResult, tracker: _Tracker, families: tuple[SubjectF
     result.rejected = tracker.rejected
     result.candidates = tracker.candidates
     result.float_screen = {"audited": tracker.screen_audits, "max_error_in_tol": tracker.screen_max_error,
-                           "unreliable": tracker.screen_unreliable, "unstable_candidates": tracker.unstable}
+                           "unreliable": tracker.screen_unreliable, "unstable_candidates": tracker.unstable,
+                           "skipped_large_subjects": tracker.screen_skipped,
+                           "unconfirmed_after_refutation": tracker.unconfirmed}
     result.subjects = dict(tracker.per_family)
     result.subject_kinds = {f.name: f.origin for f in families}
     result.parts = [s for k, s in tracker.parts.items() if not k.startswith("_")]
@@ -443,6 +479,7 @@ def _judge_expected(claim: Claim, result: ClaimResult, recorded: dict[str, Any] 
             + ("; the recorded witness still refutes" if still else "; the recorded witness NO LONGER refutes")
         )
         return
-    result.expected = result.verdict in (Verdict.PROVED, Verdict.CONSISTENT)
+    result.expected = result.verdict.value in claim.expect
     if not result.expected:
-        result.expected_note = f"unexpected verdict {result.verdict.value}: the repository records no refutation"
+        result.expected_note = (f"unexpected verdict {result.verdict.value}: the repository expects "
+                                f"{' or '.join(claim.expect)}")

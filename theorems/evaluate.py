@@ -65,6 +65,12 @@ class PartValue:
     rhs: Any
     margin: float
     tol: float
+    certain_margin: float | None = None  # smallest margin over Bracket corners (= margin if exact)
+    bracketed: bool = False
+
+    def __post_init__(self) -> None:
+        if self.certain_margin is None:
+            self.certain_margin = self.margin
 
     @property
     def slack(self) -> float:
@@ -93,31 +99,55 @@ def applicable_parts(claim: Claim, subject: Any) -> list[Part]:
             if p.relation.free_symbols and (p.applies is None or p.applies(subject))]
 
 
-def needed_symbols(claim: Claim, subject: Any) -> set[sympy.Symbol]:
+def needed_symbols(parts: list[Part]) -> set[sympy.Symbol]:
     out: set[sympy.Symbol] = set()
-    for p in applicable_parts(claim, subject):
+    for p in parts:
         out |= p.relation.free_symbols
     return out
 
 
-def evaluate_parts(
-    claim: Claim, subject: Any, values: dict[sympy.Symbol, Any], xp: Backend
-) -> list[PartValue]:
-    """Both sides and the margin of every part, from quantity values in backend ``xp``."""
+def evaluate_parts(parts: list[Part], values: dict[sympy.Symbol, Any], xp: Backend) -> list[PartValue]:
+    """Both sides and the margin of each part, from quantity values in backend ``xp``."""
     out = []
-    for part in applicable_parts(claim, subject):
+    for part in parts:
         small, large = part.sides()
         syms = tuple(sorted(part.relation.free_symbols, key=lambda s: s.name))
-        args = [values[s] for s in syms]
-        lhs = _compiled(small, syms, xp.name)(*args)
-        rhs = _compiled(large, syms, xp.name)(*args)
+        f_small, f_large = _compiled(small, syms, xp.name), _compiled(large, syms, xp.name)
+        corners = []
+        for args in _corners([values[s] for s in syms], xp):
+            lhs, rhs = f_small(*args), f_large(*args)
+            margin = abs(lhs - rhs) if part.is_identity else lhs - rhs
+            corners.append((xp.to_float(margin), lhs, rhs))
+        # a Bracket-valued quantity (a Monte Carlo estimate with its confidence radius) gives
+        # several corners: report the worst one, and call a violation certain only if every
+        # corner violates (the statements are monotone in each bracketed quantity)
+        margin_f, lhs, rhs = max(corners, key=lambda c: c[0])
         lhs_f, rhs_f = xp.to_float(lhs), xp.to_float(rhs)
-        if part.is_identity:
-            margin = abs(lhs - rhs)
-        else:
-            margin = lhs - rhs
         tol = tolerance(lhs_f, rhs_f) if math.isfinite(lhs_f) and math.isfinite(rhs_f) else 0.0
-        out.append(PartValue(part, lhs, rhs, xp.to_float(margin), tol))
+        if part.is_strict:  # "a < b" must hold by more than the tolerance: shift the margin by 2 tol
+            corners = [(c[0] + 2 * tol, c[1], c[2]) for c in corners]
+            margin_f += 2 * tol
+        out.append(PartValue(part, lhs, rhs, margin_f, tol, certain_margin=min(c[0] for c in corners),
+                             bracketed=len(corners) > 1))
+    return out
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """A quantity known only to lie in [lo, hi] (with probability >= 1 - alpha for Monte Carlo)."""
+
+    lo: float
+    hi: float
+    alpha: float = 0.0
+    how: str = ""
+
+
+def _corners(args: list[Any], xp: Backend) -> list[list[Any]]:
+    """Every combination of the end points of the Bracket-valued arguments."""
+    out: list[list[Any]] = [[]]
+    for a in args:
+        options = [xp.asarray(a.lo), xp.asarray(a.hi)] if isinstance(a, Bracket) else [a]
+        out = [prefix + [o] for prefix in out for o in options]
     return out
 
 

@@ -204,3 +204,41 @@ def write_report(pages: list[Page], results: dict[str, ClaimResult], graph_png: 
                 text = text[:157] + "..."
             lines.append(f"| {step.number} | **{step.status}** | {refs.replace('|', '/')} | {text} |")
     path.write_text("\n".join(lines) + "\n")
+
+
+BEGIN, END = "<!-- checker:begin -->", "<!-- checker:end -->"
+
+
+def checker_block(page: Page, result: ClaimResult | None, seed: int) -> str:
+    """What the checker found for this page: verdict, certificates, and each step's status."""
+    lines = [BEGIN, f"**Checker result** (`clcheck proofs`, seed {seed}):"]
+    if result is None:
+        lines.append("- not encoded")
+    else:
+        lines.append(f"- verdict: **{result.verdict.value}**"
+                     + (f"; min slack {result.min_slack:.4g}" if result.min_slack is not None else "")
+                     + (f"; worst ratio {result.worst_ratio:.4g}" if result.worst_ratio is not None else ""))
+        for cert in result.certificate or []:
+            if cert["ok"]:
+                scope = "" if cert.get("complete", True) else " (finite range only)"
+                lines.append(f"- certificate: {cert['method']} on {cert['domain']}{scope}")
+        if result.witness is not None:
+            lines.append(f"- minimal witness: {result.witness['description']}")
+        for label, status in result.part_status.items():
+            lines.append(f"- part `{label}`: {status}")
+    for step in page.steps:
+        lines.append(f"- step {step.number}: {step.status}")
+    lines.append(END)
+    return "\n".join(lines)
+
+
+def write_back(page: Page, result: ClaimResult | None, seed: int) -> None:
+    """Put the checker block right under the page's "## Verdict" heading (replacing an old one)."""
+    text = page.path.read_text()
+    block = checker_block(page, result, seed)
+    if BEGIN in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + block + rest.split(END, 1)[1]
+    else:
+        text = text.replace("## Verdict\n", "## Verdict\n\n" + block + "\n", 1)
+    page.path.write_text(text)

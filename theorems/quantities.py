@@ -81,3 +81,7 @@ loss2_norm = sympy.Symbol("loss2_norm", nonnegative=True)
 loss3_norm = sympy.Symbol("loss3_norm", nonnegative=True)
 loss1_printed = sympy.Symbol("loss1_printed", nonnegative=True)  # ||(v_1 - 1) z_2 + v_2 z_3||
 x_scalar = sympy.Symbol("x", real=True)  # a scalar in [0, 1/2] (the elementary inequalities)
+
+# learned encoders (Merad et al. Section 5, Figure 3 / Assumption 2)
+out_norm_min = sympy.Symbol("out_norm_min", nonnegative=True)  # min_x ||f(x)|| over the data
+out_norm_max = sympy.Symbol("out_norm_max", nonnegative=True)  # max_x ||f(x)|| over the data

@@ -85,7 +85,11 @@ def _details(r: ClaimResult) -> list[str]:
         fs = r.float_screen
         out.append(f"Float screen audit: {fs['audited']} examples re-evaluated in mpmath, largest "
                    f"float-vs-mpmath margin difference {fs['max_error_in_tol']:.2g} tolerances"
-                   + (" -- UNRELIABLE: every example was confirmed in high precision" if fs["unreliable"] else "."))
+                   + (" -- UNRELIABLE: every example was confirmed in high precision" if fs["unreliable"] else ".")
+                   + (f" Skipped on {fs['skipped_large_subjects']} subjects too large for mpmath (their candidate "
+                      "parts were still confirmed)." if fs.get("skipped_large_subjects") else "")
+                   + (f" {fs['unconfirmed_after_refutation']} float candidates on large subjects were left "
+                      "unconfirmed because the claim was already refuted." if fs.get("unconfirmed_after_refutation") else ""))
     for p in r.parts:
         out.append(f"- part `{p.label}`: min slack {fmt(p.min_slack)} (at {p.min_slack_subject}); "
                    f"worst ratio lhs/rhs {fmt(p.worst_ratio)} (at {p.worst_ratio_subject or '-'})")
@@ -101,7 +105,10 @@ def _details(r: ClaimResult) -> list[str]:
                     out.append(f"  - `{part['part']}`: lhs {part['lhs']} > rhs {part['rhs']} "
                                f"(margin {part['margin']})")
     if r.reason:
-        out.append(f"- reason: {r.reason}")
+        out.append(f"- {'measured' if r.experiment else 'reason'}: {r.reason}")
+    if r.experiment:
+        params = ", ".join(f"{k}={v}" for k, v in r.experiment["parameters"].items())
+        out.append(f"- parameters: {params}")
     if r.expected_note:
         out.append(f"- expectation: {r.expected_note}")
     if r.part_status:

@@ -14,6 +14,8 @@ inequality, ``|lhs - rhs|`` for an identity. Its tolerance is
   when its high-precision margin is > tol, and stays so with the same margin
   (to 1e-6 relative) when the precision is doubled (up to 1920 digits; see
   ``engine._stabilize``). Only confirmed violations refute.
+* A strict part ``lhs < rhs`` must hold by more than the tolerance: its margin
+  is shifted by 2 tol, so ``lhs`` within tol of ``rhs`` counts as a violation.
 * Smaller deviations are reported (``min_slack`` may be slightly negative) but
   are below what the checker resolves.
 """

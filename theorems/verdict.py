@@ -51,6 +51,25 @@ class PartStats:
 
 
 @dataclass
+class ExperimentOutcome:
+    """The statistical verdict of a dynamics (or observation) experiment over several seeds."""
+
+    verdict: Verdict
+    statistic: str  # what was measured, in words
+    value: float  # the statistic's value
+    effect_size: float
+    interval: tuple[float, float]  # confidence interval of the effect size
+    seeds: list[int]
+    parameters: dict[str, Any]
+    markdown: str = ""  # tables and plots for the report
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["verdict"] = self.verdict.value
+        return d
+
+
+@dataclass
 class ClaimResult:
     """Everything the audit reports about one claim."""
 
@@ -74,6 +93,7 @@ class ClaimResult:
     worst_violation: dict[str, Any] | None = None
     certificate: list[dict[str, Any]] | None = None
     artifacts: list[str] = field(default_factory=list)  # markdown sections (tables, plots)
+    experiment: dict[str, Any] | None = None  # ExperimentOutcome.to_json() for dynamics claims
     expected: bool = True
     expected_note: str = ""
     reason: str = ""

@@ -24,8 +24,9 @@ class SubjectFamily:
     origin: str = "random"  # "random" draws or "learned" encoders (training module)
 
     # -- drawing ---------------------------------------------------------------
-    def strategy(self) -> st.SearchStrategy[Any]:
-        raise NotImplementedError
+    def strategy(self) -> st.SearchStrategy[Any] | None:
+        """Random subjects (None: the family has only its exhaustive list, e.g. learned encoders)."""
+        return None
 
     def exhaustive(self, quick: bool = False) -> Iterable[Any]:
         """Subjects checked one by one in addition to random draws (default: none);
@@ -41,6 +42,11 @@ class SubjectFamily:
     ) -> dict[sympy.Symbol, Any]:
         """Values of ``symbols`` on ``subject``; with ``params`` (torch) use those instead."""
         raise NotImplementedError
+
+    def cheap_to_confirm(self, subject: Any) -> bool:
+        """Whether re-evaluating every part in mpmath is affordable (for the float-screen audit;
+        candidates are always confirmed, whatever the cost)."""
+        return True
 
     # -- adversarial search --------------------------------------------------------
     differentiable: frozenset[sympy.Symbol] = frozenset()

@@ -25,6 +25,7 @@ from numerics.contrastive import MixtureArrays
 from numerics.mixture import FiniteMixture
 from numerics.supervised import LinearFit, fit_linear_classifier
 from theorems import quantities as q
+from theorems.evaluate import Bracket
 from theorems.subjects.base import SubjectFamily
 
 SCALES = (1.0, 0.1, 10.0, 1e-3, 1e3)
@@ -38,6 +39,7 @@ class MixtureSubject:
     N: int = 1
     k: int = 1
     task: tuple[int, ...] = ()
+    source: str = ""  # where the subject came from (e.g. a learned encoder's run and step)
 
     @property
     def n_classes(self) -> int:
@@ -175,7 +177,7 @@ class Mixtures(SubjectFamily):
             ),
             q.L_sup_mu_k: lambda: cl.l_sup_mu_k(arr, subject.k),
             q.L_un: lambda: cl.l_un(arr),
-            q.L_un_N: lambda: cl.l_un_n(arr, subject.N, max_compositions=10**6),
+            q.L_un_N: lambda: _l_un_n(subject, arr),
             q.p_min: lambda: cl.p_min(arr.rho, xp),
             q.p_cc: lambda: p_cc_value(arr.rho, subject.N, xp),
             q.tau_plus: lambda: cl.tau_plus(arr.rho, xp, 1),
@@ -185,6 +187,10 @@ class Mixtures(SubjectFamily):
             q.k: lambda: xp.asarray(subject.k),
         }
         return {s: compute[s]() for s in symbols}
+
+    def cheap_to_confirm(self, subject: MixtureSubject) -> bool:
+        # L_un costs ~M^3 / N_C mpmath operations: fine for the random mixtures, not for M = 200
+        return sum(subject.mixture.support_sizes) <= 40
 
     # -- adversarial parameters --------------------------------------------------
     def params(self, subject: MixtureSubject) -> list[Any]:
@@ -268,17 +274,34 @@ class Mixtures(SubjectFamily):
     # -- serialization -------------------------------------------------------------
     def to_json(self, subject: MixtureSubject) -> dict[str, Any]:
         return {"mixture": subject.mixture.to_json(), "N": subject.N, "k": subject.k,
-                "task": list(subject.task)}
+                "task": list(subject.task), "source": subject.source}
 
     def from_json(self, data: dict[str, Any]) -> MixtureSubject:
         return MixtureSubject(FiniteMixture.from_json(data["mixture"]), N=int(data["N"]),
-                              k=int(data["k"]), task=tuple(data.get("task", ())))
+                              k=int(data["k"]), task=tuple(data.get("task", ())),
+                              source=data.get("source", ""))
 
     def describe(self, subject: MixtureSubject) -> str:
         extra = f", N={subject.N}, k={subject.k}"
         if subject.task:
             extra += f", T={list(subject.task)}"
         return subject.mixture.describe() + extra
+
+
+#: beyond this many negative multisets, L^N_un is a Monte Carlo Bracket (Hoeffding radius)
+EXACT_LIMIT = 200_000
+MC_SAMPLES = 100_000
+MC_ALPHA = 1e-9
+
+
+def _l_un_n(subject: MixtureSubject, arr: MixtureArrays) -> Any:
+    """L^N_un exactly when the multisets are few, else a Bracket with P(miss) <= MC_ALPHA."""
+    M = arr.cls.size
+    if cl.n_compositions(subject.N, M) <= EXACT_LIMIT or arr.xp.name == "torch":
+        return cl.l_un_n(arr, subject.N, max_compositions=max(EXACT_LIMIT, cl.n_compositions(subject.N, M)))
+    est = cl.l_un_n_monte_carlo(subject.mixture, subject.N, MC_SAMPLES, seed=0, alpha=MC_ALPHA)
+    lo, hi = est.interval
+    return Bracket(lo, hi, MC_ALPHA, f"Monte Carlo, {MC_SAMPLES} samples, Hoeffding radius {est.radius:.3g}")
 
 
 def _fitted_loss(subject: MixtureSubject, arr: MixtureArrays, task: Sequence[int]) -> Any:

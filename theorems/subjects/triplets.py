@@ -5,9 +5,10 @@ ball, and the radius C of B^3 = {max_j ||z_j|| <= C}. Two regions are drawn:
 
 * ``ball``: z and z + z' anywhere in B^3, C from 0.05 to 30, d = 1..4;
 * ``near_optimal``: norms in [eta, C] with z_2 close to z_1's direction and z_3
-  close to its opposite, so that u = z_1^T (z_3 - z_2) is very negative and
+  close to its opposite (blended with a random direction by a weight in [0, 0.5]),
+  so that u = z_1^T (z_3 - z_2) is very negative (down to about -2 C^2) and
   v_2 = sigma(u) tiny -- where Lemma 7's hypothesis eps < eta/2 holds. This
-  region is sampled on purpose (target u from -80 to 5), not by luck.
+  region is sampled on purpose, not by luck.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class TripletSubject:
     z: np.ndarray
     step: np.ndarray
     C: float
+    source: str = ""  # where the subject came from (e.g. a trained network's outputs)
 
     @property
     def d(self) -> int:
@@ -148,11 +150,13 @@ class Triplets(SubjectFamily):
         return (subject.d, float(np.count_nonzero(subject.z)), subject.C)
 
     def to_json(self, subject: TripletSubject) -> dict[str, Any]:
-        return {"z": subject.z.tolist(), "step": subject.step.tolist(), "C": subject.C}
+        return {"z": subject.z.tolist(), "step": subject.step.tolist(), "C": subject.C,
+                "source": subject.source}
 
     def from_json(self, data: dict[str, Any]) -> TripletSubject:
         return TripletSubject(np.asarray(data["z"], dtype=np.float64),
-                              np.asarray(data["step"], dtype=np.float64), float(data["C"]))
+                              np.asarray(data["step"], dtype=np.float64), float(data["C"]),
+                              source=data.get("source", ""))
 
     def describe(self, subject: TripletSubject) -> str:
         norms = np.round(np.linalg.norm(subject.z, axis=1), 4).tolist()

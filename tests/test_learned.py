@@ -1,0 +1,86 @@
+"""Learned encoders as subjects: snapshots, the cache, and the Section 5 experiments (quick sizes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from numerics.backend import FLOAT
+from theorems import learned
+from theorems import merad_experiments as ex
+from theorems import quantities as q
+from theorems.engine import Budget, check_claim, replay, witness_json, probe
+from theorems.registry import get
+from theorems.subjects.learned import LearnedMixtures, NormSnapshots, snapshot_mixture
+from theorems.verdict import Verdict
+
+TINY = learned.RunSpec("tiny", seed=3, n_negatives=1, steps=10, log_every=5, per_class=3)
+
+
+@pytest.fixture()
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("CLCHECK_CACHE", str(tmp_path))
+    return tmp_path
+
+
+def test_a_run_is_trained_once_then_read_from_the_cache(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    snaps = learned.run_snapshots(TINY)
+    assert [s.step for s in snaps] == [0, 5, 10]
+    assert snaps[0].embeddings.shape == (30, TINY.d_out) and set(snaps[0].labels) == set(range(10))
+    assert all(0 < s.norm_min <= s.norm_max for s in snaps)
+
+    def no_training(spec: learned.RunSpec) -> None:
+        raise AssertionError("retrained a cached run")
+
+    monkeypatch.setattr(learned, "_train", no_training)
+    again = learned.run_snapshots(TINY)
+    np.testing.assert_array_equal(again[-1].embeddings, snaps[-1].embeddings)
+
+
+def test_snapshot_mixtures_are_valid_subjects(cache: Path) -> None:
+    snap = learned.run_snapshots(TINY)[-1]
+    mix = snapshot_mixture(snap, uniform=False)
+    assert mix.n_classes == 10 and mix.support_sizes == (3,) * 10
+    assert abs(mix.rho.sum() - 1) < 1e-12 and mix.rho.min() == pytest.approx(snap.class_freq.min())
+    fam = LearnedMixtures([TINY], [TINY], ks=(1, 9))
+    subjects = list(fam.exhaustive(quick=True))
+    assert len(subjects) == 4 and {s.k for s in subjects} == {1, 9}
+    values = fam.quantities(subjects[-1], [q.L_un, q.L_sup_mu, q.L_sup], FLOAT)
+    assert values[q.L_sup] <= values[q.L_sup_mu] + 1e-12
+    assert fam.origin == "learned" and "tiny seed 3 step" in fam.describe(subjects[-1])
+
+
+def test_a_witness_from_a_learned_subject_replays_without_the_encoder(cache: Path) -> None:
+    claim = get("merad.lemma1")
+    fam = LearnedMixtures([TINY], [TINY])
+    subject = next(iter(fam.exhaustive(quick=True)))
+    data = witness_json(claim, probe(claim, fam, subject, force_confirm=True), seed=0, role="minimal")
+    data["family"] = claim.subjects[-1].name  # the learned family registered on the claim
+    assert replay(data, claim).confirmed is not None
+
+
+def test_output_norm_subjects(cache: Path) -> None:
+    fam = NormSnapshots([TINY], [TINY])
+    subjects = list(fam.exhaustive(quick=True))
+    assert len(subjects) == 3
+    assert fam.from_json(fam.to_json(subjects[0])) == subjects[0]
+
+
+def test_theorem1_quick_experiment_decreases_the_loss_and_reports_its_numbers(cache: Path) -> None:
+    outcome = ex.theorem1(seed=0, quick=True, out_dir=cache)
+    assert outcome.verdict in (Verdict.CONSISTENT, Verdict.INCONCLUSIVE, Verdict.REFUTED)
+    assert outcome.parameters["widths"] == list(ex.QUICK_WIDTHS)
+    assert outcome.effect_size < 0  # log10(final / initial): the loss went down
+    assert "| m |" in outcome.markdown and (cache / "merad.theorem1.png").exists()
+    for run in ex.theorem1_runs(quick=True):
+        assert run["history"][-1][1] < run["history"][0][1]
+
+
+def test_observation_claims_run_on_the_quick_learned_runs(cache: Path) -> None:
+    for cid in ("merad.fig1", "merad.assumption2"):
+        result = check_claim(get(cid), Budget(examples=0, adversarial_starts=0, quick_exhaustive=True))
+        assert result.verdict == Verdict.CONSISTENT, result.to_json()
+        assert result.subject_kinds and set(result.subject_kinds.values()) == {"learned"}
+        assert result.examples > 0

@@ -1,0 +1,130 @@
+"""Learned encoders as test subjects: trained runs, their snapshots, and the cache.
+
+A run (:class:`RunSpec`) trains an encoder on scikit-learn's digits with the training
+module; at every logged step the embeddings of a fixed evaluation subset (``per_class``
+images per digit) are kept, together with the min and max output norms over all 1 797
+images. A snapshot becomes a finite-mixture subject (class c = digit, D_c uniform over
+its embedded evaluation images, rho = the digits' class frequencies or uniform), so every
+claim about finite mixtures can be checked on encoders that were actually trained, and a
+witness found on one replays without the encoder (it is just the embedded points).
+
+Runs are cached under ``$CLCHECK_CACHE`` (default ``.clcheck-cache/``), keyed by the spec
+and CACHE_VERSION, so the audit and the tests do not retrain what they already have.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+CACHE_VERSION = "1"
+EVAL_SEED = 12345  # which digits form the evaluation subset: fixed, independent of the run seed
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("CLCHECK_CACHE", ".clcheck-cache"))
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One training run on digits (Merad et al. Section 5 setting, scaled to this machine)."""
+
+    name: str
+    seed: int
+    n_negatives: int = 1  # N of (6)
+    steps: int = 300
+    log_every: int = 25
+    loss: str = "contrastive"
+    encoder: str = "conv"  # the paper uses a small convolutional network on MNIST
+    d_out: int = 16
+    batch_size: int = 64
+    lr: float = 1e-3
+    per_class: int = 20  # evaluation images per digit (M = 10 * per_class support points)
+
+    def key(self) -> str:
+        blob = json.dumps({**asdict(self), "v": CACHE_VERSION}, sort_keys=True)
+        return hashlib.sha1(blob.encode()).hexdigest()[:16]
+
+
+@dataclass
+class Snapshot:
+    """The encoder of one run at one logged step, seen through its evaluation embeddings."""
+
+    spec: RunSpec
+    step: int
+    loss: float
+    embeddings: np.ndarray  # (M, d) f(x) on the evaluation subset
+    labels: np.ndarray  # (M,) digit of each evaluation image
+    norm_min: float  # min ||f(x)|| over all 1797 images
+    norm_max: float
+    class_freq: np.ndarray = field(default_factory=lambda: np.full(10, 0.1))  # rho of the data
+
+    def describe(self) -> str:
+        return f"{self.spec.name} seed {self.spec.seed} step {self.step}"
+
+
+def evaluation_indices(y: np.ndarray, per_class: int) -> np.ndarray:
+    rng = np.random.default_rng(EVAL_SEED)
+    out = [np.sort(rng.choice(np.flatnonzero(y == c), size=per_class, replace=False)) for c in np.unique(y)]
+    return np.concatenate(out)
+
+
+def run_snapshots(spec: RunSpec) -> list[Snapshot]:
+    """Train (or load from the cache) and return the snapshots at every logged step."""
+    path = cache_dir() / "runs" / f"{spec.name}-{spec.key()}.npz"
+    if path.exists():
+        return _load(path, spec)
+    snaps = _train(spec)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(
+        path, steps=[s.step for s in snaps], losses=[s.loss for s in snaps],
+        embeddings=np.stack([s.embeddings for s in snaps]), labels=snaps[0].labels,
+        norm_min=[s.norm_min for s in snaps], norm_max=[s.norm_max for s in snaps],
+        class_freq=snaps[0].class_freq, spec=json.dumps(asdict(spec)),
+    )
+    return snaps
+
+
+def _load(path: Path, spec: RunSpec) -> list[Snapshot]:
+    data = np.load(path)
+    return [Snapshot(spec, int(step), float(loss), emb, data["labels"], float(lo), float(hi), data["class_freq"])
+            for step, loss, emb, lo, hi in zip(data["steps"], data["losses"], data["embeddings"],
+                                               data["norm_min"], data["norm_max"])]
+
+
+def _train(spec: RunSpec) -> list[Snapshot]:
+    import torch
+
+    from training.data import load_digits_data
+    from training.encoders import EncoderConfig
+    from training.loop import TrainConfig, train
+
+    X, y = load_digits_data()
+    idx = evaluation_indices(y, spec.per_class)
+    freq = np.bincount(y, minlength=10) / y.size
+    snaps: list[Snapshot] = []
+
+    def on_log(step: int, encoder: Any, entry: dict[str, Any]) -> None:
+        device = next(encoder.parameters()).device
+        with torch.no_grad():
+            emb = encoder(torch.as_tensor(X, device=device)).double().cpu().numpy()
+        norms = np.linalg.norm(emb, axis=1)
+        snaps.append(Snapshot(spec, step, float(entry.get("loss", float("nan"))), emb[idx], y[idx],
+                              float(norms.min()), float(norms.max()), freq))
+
+    # one torch thread: on 2 shared cores, two threads stall on each other (10-50x slower steps)
+    torch.set_num_threads(1)
+    config = TrainConfig(
+        encoder=EncoderConfig(kind=spec.encoder, d_in=64, d_out=spec.d_out),
+        loss=spec.loss, n_negatives=spec.n_negatives, batch_size=spec.batch_size, steps=spec.steps,
+        lr=spec.lr, seed=spec.seed, device="cpu", data="digits", log_every=spec.log_every,
+        checkpoint_every=0, out_dir=str(cache_dir() / "checkpoints" / f"{spec.name}-{spec.key()}"),
+    )
+    train(config, on_log=on_log, progress=False)
+    return snaps

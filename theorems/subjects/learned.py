@@ -1,0 +1,141 @@
+"""Subject families built from trained encoders (see :mod:`theorems.learned`).
+
+The subjects are the same :class:`MixtureSubject` / :class:`TripletSubject` objects as the
+random families, so the quantities, the shrinker and the witness format are shared; only the
+source of the subjects differs (``origin = "learned"``), and the report says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+import sympy
+
+from numerics.backend import Backend
+from theorems import quantities as q
+from numerics.mixture import FiniteMixture
+from theorems.learned import RunSpec, Snapshot, run_snapshots
+from theorems.subjects.base import SubjectFamily
+from theorems.subjects.mixtures import Mixtures, MixtureSubject
+from theorems.subjects.triplets import TripletSubject, Triplets
+
+
+def snapshot_mixture(snap: Snapshot, uniform: bool) -> FiniteMixture:
+    """Class c = digit; D_c uniform over the embedded evaluation images of digit c."""
+    classes = np.unique(snap.labels)
+    rho = np.full(classes.size, 1.0 / classes.size) if uniform else snap.class_freq / snap.class_freq.sum()
+    return FiniteMixture.create(rho, [snap.embeddings[snap.labels == c] for c in classes])
+
+
+class LearnedMixtures(Mixtures):
+    """Snapshots of trained runs as finite mixtures.
+
+    Args:
+        runs: the full set of runs (audit); ``quick_runs`` the small set the fast test
+            profile uses (trained in seconds, cached).
+        uniform: rho uniform (Proposition 1) instead of the digits' class frequencies.
+        ks: the k of (9)-(10) to pair with each snapshot (Proposition 1); N comes from the run.
+        every_step: every logged snapshot (else the first and last of each run; the quick sweep
+            always takes those two only).
+    """
+
+    origin = "learned"
+
+    def __init__(self, runs: Sequence[RunSpec], quick_runs: Sequence[RunSpec], uniform: bool = False,
+                 ks: Sequence[int] = (1,), label: str = "", every_step: bool = True) -> None:
+        super().__init__(uniform=uniform)
+        self.runs, self.quick_runs, self.ks = tuple(runs), tuple(quick_runs), tuple(ks)
+        self.every_step = every_step  # False: only each run's first and last snapshot
+        self.name = "learned encoders (digits" + (f", {label}" if label else "") + ")"
+
+    def strategy(self) -> None:
+        return None
+
+    def random_start(self, rng: np.random.Generator) -> None:
+        return None
+
+    def exhaustive(self, quick: bool = False) -> Iterable[MixtureSubject]:
+        for spec in self.quick_runs if quick else self.runs:
+            snaps = run_snapshots(spec)
+            if quick or not self.every_step:
+                snaps = [snaps[0], snaps[-1]]
+            for snap in snaps:
+                mix = snapshot_mixture(snap, self.uniform)
+                for k in self.ks:
+                    yield MixtureSubject(mix, N=spec.n_negatives, k=k, task=(), source=snap.describe())
+
+    def describe(self, subject: MixtureSubject) -> str:
+        return f"[{subject.source}] " + super().describe(subject)
+
+
+class LearnedTriplets(Triplets):
+    """Network outputs on fixed training triplets: z_i = (f(x_i), f(x_i+), f(x_i-)).
+
+    ``outputs`` returns, for the full or the quick sweep, a list of (description, z (n, 3, d)).
+    """
+
+    origin = "learned"
+
+    def __init__(self, outputs: Callable[[bool], list[tuple[str, np.ndarray]]], label: str) -> None:
+        super().__init__("ball")
+        self.outputs = outputs
+        self.name = f"learned encoders ({label})"
+
+    def strategy(self) -> None:
+        return None
+
+    def random_start(self, rng: np.random.Generator) -> None:
+        return None
+
+    def exhaustive(self, quick: bool = False) -> Iterable[TripletSubject]:
+        for description, triplets in self.outputs(quick):
+            C = float(np.max(np.linalg.norm(triplets, axis=2)))
+            for i, z in enumerate(triplets):
+                yield TripletSubject(np.asarray(z, dtype=np.float64), np.zeros_like(z), C,
+                                     source=f"{description}, triplet {i}")
+
+    def describe(self, subject: TripletSubject) -> str:
+        return f"[{subject.source}] " + super().describe(subject)
+
+
+@dataclass(frozen=True)
+class NormSubject:
+    """The min and max output norm over the data at one logged step of one run."""
+
+    norm_min: float
+    norm_max: float
+    source: str = ""
+
+
+class NormSnapshots(SubjectFamily):
+    """min/max ||f(x)|| along training (Merad et al. Assumption 2, Figure 3)."""
+
+    origin = "learned"
+
+    def __init__(self, runs: Sequence[RunSpec], quick_runs: Sequence[RunSpec]) -> None:
+        self.runs, self.quick_runs = tuple(runs), tuple(quick_runs)
+        self.name = "learned encoders (digits, output norms)"
+
+    def exhaustive(self, quick: bool = False) -> Iterable[NormSubject]:
+        for spec in self.quick_runs if quick else self.runs:
+            for snap in run_snapshots(spec):
+                yield NormSubject(snap.norm_min, snap.norm_max, snap.describe())
+
+    def supports(self) -> frozenset[sympy.Symbol]:
+        return frozenset({q.out_norm_min, q.out_norm_max})
+
+    def quantities(self, subject: NormSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
+                   params: Any = None) -> dict[sympy.Symbol, Any]:
+        value = {q.out_norm_min: subject.norm_min, q.out_norm_max: subject.norm_max}
+        return {s: xp.asarray(value[s]) for s in symbols}
+
+    def to_json(self, subject: NormSubject) -> dict[str, Any]:
+        return {"norm_min": subject.norm_min, "norm_max": subject.norm_max, "source": subject.source}
+
+    def from_json(self, data: dict[str, Any]) -> NormSubject:
+        return NormSubject(float(data["norm_min"]), float(data["norm_max"]), data.get("source", ""))
+
+    def describe(self, subject: NormSubject) -> str:
+        return f"[{subject.source}] min ||f|| = {subject.norm_min:.4g}, max ||f|| = {subject.norm_max:.4g}"

@@ -1,0 +1,65 @@
+"""Device choice, optional mixed precision and seeding for the training loop.
+
+Training runs on CUDA when it is available; tests and benchmarks run on CPU,
+where a fixed seed gives bit-identical parameters (``seed_everything``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+from typing import ContextManager
+
+import numpy as np
+import torch
+
+from numerics.errors import AssumptionError
+
+_CUDA = re.compile(r"cuda(?::(\d+))?")
+
+
+def select_device(requested: str = "auto") -> torch.device:
+    """The torch device for ``requested``: "auto" (CUDA if available, else CPU), "cpu", "cuda" or "cuda:N"."""
+    name = requested.strip().lower() if isinstance(requested, str) else requested
+    if name == "auto":
+        return torch.device("cuda") if torch.cuda.is_available() else torch.device("cpu")
+    if name == "cpu":
+        return torch.device("cpu")
+    match = _CUDA.fullmatch(name) if isinstance(name, str) else None
+    if match is None:
+        raise AssumptionError(f"device={requested!r} is not a device: use 'auto', 'cpu', 'cuda' or 'cuda:N'")
+    if not torch.cuda.is_available():
+        raise AssumptionError(f"device={requested!r} but torch.cuda.is_available() is False: "
+                              "use device='auto' or 'cpu' on this machine")
+    if match.group(1) is None:
+        return torch.device("cuda")
+    index, count = int(match.group(1)), torch.cuda.device_count()
+    if index >= count:
+        raise AssumptionError(f"device={requested!r} but only {count} CUDA device(s) are visible: "
+                              f"use an index in 0..{count - 1}")
+    return torch.device("cuda", index)
+
+
+def autocast_context(device: torch.device, enabled: bool = False) -> ContextManager[object]:
+    """Mixed precision on CUDA (bfloat16 where supported, else float16); a no-op context on CPU or when disabled."""
+    if not enabled or device.type != "cuda":
+        return contextlib.nullcontext()
+    dtype = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+    return torch.autocast(device_type="cuda", dtype=dtype)
+
+
+def seed_everything(seed: int, device: torch.device | None = None) -> None:
+    """Seed python's ``random``, numpy's legacy global RNG and torch (all devices).
+
+    On CPU (``device`` None or a CPU device) also request deterministic
+    kernels (``warn_only=True``: an op without a deterministic kernel warns
+    instead of failing), so a fixed seed gives bit-identical parameters.
+    """
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+        raise AssumptionError(f"seed={seed!r}: the seed must be a non-negative integer")
+    random.seed(int(seed))
+    np.random.seed(int(seed) % 2**32)
+    torch.manual_seed(int(seed))  # seeds CUDA generators too
+    if device is None or device.type == "cpu":
+        torch.use_deterministic_algorithms(True, warn_only=True)
