@@ -369,7 +369,8 @@ def check_claim(claim: Claim, budget: Budget | None = None, seed: int = 0,
         result.verdict = outcome.verdict
         result.experiment = outcome.to_json()
         result.reason = f"{outcome.statistic} = {outcome.value:.4g}; effect size {outcome.effect_size:.4g}, " \
-                        f"95% CI [{outcome.interval[0]:.4g}, {outcome.interval[1]:.4g}]; seeds {outcome.seeds}"
+                        f"interval [{outcome.interval[0]:.4g}, {outcome.interval[1]:.4g}] " \
+                        f"({outcome.interval_note}); seeds {outcome.seeds}"
         result.artifacts = [outcome.markdown] if outcome.markdown else []
         _judge_expected(claim, result, None, None)
         result.seconds = time.perf_counter() - start

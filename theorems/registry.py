@@ -18,7 +18,7 @@ from theorems.claim import Claim
 _REGISTRY: dict[str, Claim] = {}
 _STRUCTURE: list[tuple[str, str]] = []
 _LOADED = False
-BUILTIN_MODULES = ("theorems.merad",)
+BUILTIN_MODULES = ("theorems.merad", "theorems.huang")
 
 
 def register(claim: Claim) -> Claim:

@@ -41,7 +41,11 @@ def fmt(x: float | None, digits: int = 4) -> str:
 
 
 def evidence(r: ClaimResult) -> str:
-    """Certificate methods or the witness, for the table's last column."""
+    """Certificate methods or the witness, for the table's last column (pipes escaped)."""
+    return _evidence(r).replace("|", "\\|")
+
+
+def _evidence(r: ClaimResult) -> str:
     if r.witness is not None:
         return f"witness: {r.witness['description']}"
     if r.certificate:

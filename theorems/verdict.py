@@ -62,6 +62,7 @@ class ExperimentOutcome:
     seeds: list[int]
     parameters: dict[str, Any]
     markdown: str = ""  # tables and plots for the report
+    interval_note: str = ""  # what the interval is (method and coverage)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)

@@ -295,9 +295,13 @@ MC_ALPHA = 1e-9
 
 
 def _l_un_n(subject: MixtureSubject, arr: MixtureArrays) -> Any:
-    """L^N_un exactly when the multisets are few, else a Bracket with P(miss) <= MC_ALPHA."""
+    """L^N_un exactly when the enumeration is small (pairs x multisets x points), else a Bracket
+    with P(miss) <= MC_ALPHA. For N = 1 the multisets are single points: L^1_un = L_un, exactly."""
+    if subject.N == 1:
+        return cl.l_un(arr)
     M = arr.cls.size
-    if cl.n_compositions(subject.N, M) <= EXACT_LIMIT or arr.xp.name == "torch":
+    pairs = sum(n * n for n in subject.mixture.support_sizes)
+    if pairs * cl.n_compositions(subject.N, M) * M <= EXACT_LIMIT * 100 or arr.xp.name == "torch":
         return cl.l_un_n(arr, subject.N, max_compositions=max(EXACT_LIMIT, cl.n_compositions(subject.N, M)))
     est = cl.l_un_n_monte_carlo(subject.mixture, subject.N, MC_SAMPLES, seed=0, alpha=MC_ALPHA)
     lo, hi = est.interval

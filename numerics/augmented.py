@@ -1,0 +1,466 @@
+"""Exact finite-sum quantities of Huang et al. (augmented data, ICLR 2023 slides).
+
+The setting (:class:`AugmentedSetting`): n samples x with latent class labels
+(K classes), sample masses P(x) (class weights p_k = class mass), and for each
+sample a finite augmentation set A(x) of ``a`` equally likely augmented inputs
+(``inputs``, shape (n, a, m)) with the encoder values f(x') at each of them
+(``feats``, shape (n, a, d)). By convention the first augmentation is the sample
+itself (A(x) contains x), which is where the nearest-centre classifier G_f(x)
+is evaluated.
+
+Every formula is written once against a backend ``xp`` (float64 numpy, mpmath
+object arrays, torch) through :class:`AugArrays`. Combinatorial quantities
+(argmin sets, cliques, the main parts, S_eps) are computed in float64 / exact
+rationals from the concrete setting.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Sequence
+
+import numpy as np
+
+from numerics.backend import Backend
+from numerics.errors import AssumptionError
+
+
+# -- the setting -------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class AugmentedSetting:
+    """n samples, K classes, a augmentations per sample, inputs in R^m, encoder values in R^d."""
+
+    labels: np.ndarray  # (n,) ints in 0..K-1, every class non-empty
+    mass: np.ndarray  # (n,) > 0, sums to 1
+    inputs: np.ndarray  # (n, a, m) augmented inputs (A(x), x itself first)
+    feats: np.ndarray  # (n, a, d) f(x') for every augmented input
+    n_classes: int
+
+    @classmethod
+    def create(cls, labels: Any, mass: Any, inputs: Any, feats: Any, n_classes: int | None = None
+               ) -> "AugmentedSetting":
+        labels = np.asarray(labels, dtype=int)
+        mass = np.asarray(mass, dtype=float)
+        inputs = np.asarray(inputs, dtype=float)
+        feats = np.asarray(feats, dtype=float)
+        if labels.ndim != 1 or labels.size == 0:
+            raise AssumptionError(f"labels must be a non-empty 1-d array, got shape {labels.shape}")
+        n = labels.size
+        K = int(labels.max()) + 1 if n_classes is None else int(n_classes)
+        if labels.min() < 0 or labels.max() >= K:
+            raise AssumptionError(f"labels must lie in 0..{K - 1}, got {labels.tolist()}")
+        missing = sorted(set(range(K)) - set(labels.tolist()))
+        if missing:
+            raise AssumptionError(f"class(es) {missing} have no sample: every latent class needs P[C_k] > 0")
+        if mass.shape != (n,):
+            raise AssumptionError(f"mass has shape {mass.shape}, expected ({n},)")
+        if not np.all(np.isfinite(mass)) or np.any(mass <= 0):
+            raise AssumptionError(f"sample masses must be finite and > 0, got {mass.tolist()}")
+        if feats.ndim != 3 or feats.shape[0] != n or feats.shape[1] < 1 or feats.shape[2] < 1:
+            raise AssumptionError(f"feats must have shape (n={n}, a>=1, d>=1), got {feats.shape}")
+        if inputs.ndim != 3 or inputs.shape[:2] != feats.shape[:2] or inputs.shape[2] < 1:
+            raise AssumptionError(f"inputs must have shape (n, a, m) = ({n}, {feats.shape[1]}, m), "
+                                  f"got {inputs.shape}")
+        if not (np.all(np.isfinite(feats)) and np.all(np.isfinite(inputs))):
+            raise AssumptionError("inputs and encoder values must be finite")
+        return cls(labels, mass / mass.sum(), inputs, feats, K)
+
+    @property
+    def n(self) -> int:
+        return int(self.labels.size)
+
+    @property
+    def a(self) -> int:
+        return int(self.feats.shape[1])
+
+    @property
+    def d(self) -> int:
+        return int(self.feats.shape[2])
+
+    @property
+    def class_mass(self) -> np.ndarray:
+        return np.bincount(self.labels, weights=self.mass, minlength=self.n_classes)
+
+    def with_feats(self, feats: np.ndarray) -> "AugmentedSetting":
+        return AugmentedSetting.create(self.labels, self.mass, self.inputs, feats, self.n_classes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"labels": self.labels.tolist(), "mass": self.mass.tolist(), "inputs": self.inputs.tolist(),
+                "feats": self.feats.tolist(), "n_classes": self.n_classes}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "AugmentedSetting":
+        return cls.create(data["labels"], data["mass"], data["inputs"], data["feats"], data["n_classes"])
+
+    def describe(self) -> str:
+        return (f"n={self.n}, K={self.n_classes}, |A|={self.a}, m={self.inputs.shape[2]}, d={self.d}, "
+                f"p={np.round(self.class_mass, 4).tolist()}, labels={self.labels.tolist()}, "
+                f"f={np.round(self.feats, 4).tolist()}")
+
+
+# -- backend arrays --------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class AugArrays:
+    """The setting in one backend: F (n, a, d), w (n,) masses, onehot (n, K)."""
+
+    xp: Backend
+    F: Any
+    w: Any
+    onehot: Any
+    labels: np.ndarray
+
+    @classmethod
+    def from_setting(cls, s: AugmentedSetting, xp: Backend, feats: Any = None) -> "AugArrays":
+        F = xp.asarray(s.feats) if feats is None else feats
+        w = xp.asarray(s.mass)
+        w = w / xp.sum(w)
+        onehot = xp.asarray((s.labels[:, None] == np.arange(s.n_classes)[None, :]).astype(float))
+        return cls(xp, F, w, onehot, s.labels)
+
+    @property
+    def n(self) -> int:
+        return int(self.F.shape[0])
+
+    @property
+    def a(self) -> int:
+        return int(self.F.shape[1])
+
+    @property
+    def d(self) -> int:
+        return int(self.F.shape[2])
+
+    def eye(self, k: int) -> Any:
+        return self.xp.asarray(np.eye(k))
+
+
+def class_weights(arr: AugArrays) -> Any:
+    """p_k = P[C_k] (K,)."""
+    return arr.onehot.T @ arr.w
+
+
+def sample_means(arr: AugArrays) -> Any:
+    """m_x = E_{x' in A(x)} f(x') (n, d)."""
+    return arr.xp.sum(arr.F, axis=1) / arr.a
+
+
+def centres(arr: AugArrays) -> Any:
+    """mu_k = E_{x in C_k} E_{x' in A(x)} f(x') (K, d)."""
+    p = class_weights(arr)
+    return ((arr.onehot * arr.w[:, None]).T @ sample_means(arr)) / p[:, None]
+
+
+def cross_correlation(arr: AugArrays) -> Any:
+    """C = E_x E_{x1, x2 in A(x)} f(x1) f(x2)^T, x1, x2 independent uniform in A(x) (d, d).
+
+    Written as the average over all a^2 ordered pairs (not via the sample means)."""
+    F = arr.F
+    outer = F[:, :, None, :, None] * F[:, None, :, None, :]  # (n, a, a, d, d)
+    per_x = arr.xp.sum(arr.xp.sum(outer, axis=1), axis=1) / (arr.a * arr.a)  # (n, d, d)
+    return arr.xp.sum(per_x * arr.w[:, None, None], axis=0)
+
+
+def centre_second_moment(arr: AugArrays) -> Any:
+    """sum_k p_k mu_k mu_k^T (d, d)."""
+    mu, p = centres(arr), class_weights(arr)
+    return mu.T @ (mu * p[:, None])
+
+
+def frob_sq(arr: AugArrays, M: Any) -> Any:
+    return arr.xp.sum(M * M)
+
+
+def barlow_trace_sides(arr: AugArrays) -> dict[str, Any]:
+    """The three printed forms of (1): ||sum p mu mu^T - I_d||^2, ||U^T U - I_K||^2 and the double sum."""
+    xp = arr.xp
+    mu, p = centres(arr), class_weights(arr)
+    K, d = int(mu.shape[0]), arr.d
+    U = (mu * xp.sqrt(p)[:, None]).T  # (d, K): columns sqrt(p_k) mu_k
+    lhs = frob_sq(arr, U @ U.T - arr.eye(d))
+    gram = frob_sq(arr, U.T @ U - arr.eye(K))
+    dots = mu @ mu.T  # (K, K)
+    sq = xp.sqrt(p[:, None] * p[None, :])
+    double_sum = xp.sum((sq * dots - arr.eye(K)) ** 2)
+    return {"lhs": lhs, "gram": gram, "sum": double_sum}
+
+
+def pair_terms(arr: AugArrays) -> tuple[Any, Any, Any]:
+    """(mu_k^T mu_l (K, K), p_k (K,), p_k p_l (K, K))."""
+    mu, p = centres(arr), class_weights(arr)
+    return mu @ mu.T, p, p[:, None] * p[None, :]
+
+
+# -- alignment, InfoNCE, cross-correlation, simple contrastive ------------------------------------
+def align_loss(arr: AugArrays) -> Any:
+    """L_align = L_positive = E_x E_{x1, x2 in A(x)} ||f(x1) - f(x2)||^2 (all a^2 ordered pairs)."""
+    diff = arr.F[:, :, None, :] - arr.F[:, None, :, :]  # (n, a, a, d)
+    sq = arr.xp.sum(diff * diff, axis=3)  # (n, a, a)
+    per_x = arr.xp.sum(arr.xp.sum(sq, axis=2), axis=1) / (arr.a * arr.a)
+    return arr.xp.sum(per_x * arr.w)
+
+
+def _pos_neg_scores(arr: AugArrays) -> tuple[Any, Any]:
+    """s_pos[x, i, j] = f(x_i)^T f(x_j); s_neg[x, i, x', l] = f(x_i)^T f(x'_l)."""
+    F = arr.F
+    s_pos = arr.xp.sum(F[:, :, None, :] * F[:, None, :, :], axis=3)  # (n, a, a)
+    s_neg = arr.xp.sum(F[:, :, None, None, :] * F[None, None, :, :, :], axis=4)  # (n, a, n, a)
+    return s_pos, s_neg
+
+
+def _infonce_weights(arr: AugArrays) -> Any:
+    """P(x) P(x') / a^3 on the (x, i, j, x', l) grid."""
+    w = arr.w
+    return (w[:, None, None, None, None] * w[None, None, None, :, None]) / (arr.a ** 3)
+
+
+def infonce(arr: AugArrays) -> Any:
+    """L_InfoNCE = -E log e^{s12} / (e^{s12} + e^{s1-}) = E softplus(s1- - s12) (as printed)."""
+    s_pos, s_neg = _pos_neg_scores(arr)
+    z = s_neg[:, :, None, :, :] - s_pos[:, :, :, None, None]  # (n, a, a, n, a)
+    return arr.xp.sum(arr.xp.softplus(z) * _infonce_weights(arr))
+
+
+def infonce_l1(arr: AugArrays) -> Any:
+    """L_1 = 1/2 E ||f(x1) - f(x2)||^2 - 1 (the slide's underbrace)."""
+    return align_loss(arr) / 2 - 1
+
+
+def infonce_l2(arr: AugArrays) -> Any:
+    """L_2 = E log(e^{s12} + e^{s1-}) = E [max + log1p(e^{-|s12 - s1-|})] (no overflow)."""
+    s_pos, s_neg = _pos_neg_scores(arr)
+    sp = s_pos[:, :, :, None, None]
+    sn = s_neg[:, :, None, :, :]
+    lse = sp + arr.xp.softplus(sn - sp)
+    return arr.xp.sum(lse * _infonce_weights(arr))
+
+
+def crosscorr_parts(arr: AugArrays, lam: Any) -> dict[str, Any]:
+    """L_Cross-Corr as printed, its L_1 = sum_i (1 - C_ii)^2 and L_2 = ||C - I_d||^2."""
+    xp = arr.xp
+    C = cross_correlation(arr)
+    I = arr.eye(arr.d)
+    diag = xp.sum(C * I, axis=1)
+    off = xp.asarray(1 - np.eye(arr.d))
+    l1 = xp.sum((1 - diag) ** 2)
+    printed = l1 + lam * xp.sum(C * C * off)
+    l2 = frob_sq(arr, C - I)
+    return {"loss": printed, "l1": l1, "l2": l2, "C": C}
+
+
+def coordinate_second_moments(arr: AugArrays) -> Any:
+    """E_x E_{x' in A(x)} f_i(x')^2 for each i (d,)."""
+    per_x = arr.xp.sum(arr.F * arr.F, axis=1) / arr.a  # (n, d)
+    return arr.xp.sum(per_x * arr.w[:, None], axis=0)
+
+
+def simple_l2_pairs(arr: AugArrays) -> Any:
+    """L'_2 = E_{x, x'} E_{x1 in A(x), x- in A(x')} f(x1)^T f(x-) (x, x' independent)."""
+    _, s_neg = _pos_neg_scores(arr)
+    w = arr.w
+    weights = (w[:, None, None, None] * w[None, None, :, None]) / (arr.a ** 2)
+    return arr.xp.sum(s_neg * weights)
+
+
+def simple_l2_mean(arr: AugArrays) -> Any:
+    """||E_x E_{x1 in A(x)} f(x1)||^2."""
+    mbar = arr.xp.sum(sample_means(arr) * arr.w[:, None], axis=0)
+    return arr.xp.sum(mbar * mbar)
+
+
+# -- classifiers (exact rationals) ------------------------------------------------------------
+def _fractions(a: np.ndarray) -> list:
+    return [Fraction(float(v)) for v in np.ravel(a)]
+
+
+def exact_centres(s: AugmentedSetting) -> list[list[Fraction]]:
+    """mu_k in exact rational arithmetic from the float64 data (masses taken as given)."""
+    w = [Fraction(float(v)) for v in s.mass]
+    total = sum(w)
+    w = [v / total for v in w]
+    out = []
+    for k in range(s.n_classes):
+        pk = sum(w[x] for x in range(s.n) if s.labels[x] == k)
+        mu = [Fraction(0)] * s.d
+        for x in range(s.n):
+            if s.labels[x] != k:
+                continue
+            for i in range(s.a):
+                for j in range(s.d):
+                    mu[j] += w[x] * Fraction(float(s.feats[x, i, j])) / s.a
+        out.append([m / pk for m in mu])
+    return out
+
+
+def nearest_centre_sets(s: AugmentedSetting, points: np.ndarray) -> list[tuple[frozenset[int], frozenset[int]]]:
+    """For each point z: (argmin_k ||z - mu_k||, argmax_k (W z + b)_k), W_k = mu_k, b_k = -||mu_k||^2/2.
+
+    Both as full sets (ties explicit), in exact rational arithmetic."""
+    mus = exact_centres(s)
+    out = []
+    for z in np.asarray(points, dtype=float).reshape(-1, s.d):
+        zf = _fractions(z)
+        dist = [sum((a - b) ** 2 for a, b in zip(zf, mu)) for mu in mus]
+        score = [sum(a * b for a, b in zip(zf, mu)) - sum(b * b for b in mu) / 2 for mu in mus]
+        dmin, smax = min(dist), max(score)
+        out.append((frozenset(k for k, v in enumerate(dist) if v == dmin),
+                    frozenset(k for k, v in enumerate(score) if v == smax)))
+    return out
+
+
+def nn_classifier_report(s: AugmentedSetting) -> dict[str, int]:
+    """Over every augmented point: how many argmin/argmax sets differ, and how many are ties."""
+    sets = nearest_centre_sets(s, s.feats.reshape(-1, s.d))
+    return {"mismatch": sum(a != b for a, b in sets), "ties": sum(len(a) > 1 for a, _ in sets),
+            "points": len(sets)}
+
+
+def nn_score_gap(arr: AugArrays) -> Any:
+    """max over points z and classes k of |-||z - mu_k||^2/2 - ((W z + b)_k - ||z||^2/2)|."""
+    xp = arr.xp
+    mu = centres(arr)
+    Z = arr.F.reshape(arr.n * arr.a, arr.d) if xp.name != "torch" else arr.F.reshape(-1, arr.d)
+    diff = Z[:, None, :] - mu[None, :, :]
+    left = -xp.sum(diff * diff, axis=2) / 2
+    lin = Z @ mu.T - xp.sum(mu * mu, axis=1)[None, :] / 2
+    right = lin - xp.sum(Z * Z, axis=1)[:, None] / 2
+    gap = left - right
+    return xp.max(xp.sqrt(gap * gap))
+
+
+def nn_predict(s: AugmentedSetting) -> list[frozenset[int]]:
+    """G_f(x) for each sample: the argmin set at f(x) (x = its first augmentation)."""
+    return [a for a, _ in nearest_centre_sets(s, s.feats[:, 0, :])]
+
+
+# -- alignment sets, augmentation distance, (sigma, delta) ----------------------------------------
+def alignment_diameters(s: AugmentedSetting) -> np.ndarray:
+    """max_{x1, x2 in A(x)} ||f(x1) - f(x2)|| per sample (n,)."""
+    diff = s.feats[:, :, None, :] - s.feats[:, None, :, :]
+    return np.sqrt(np.max(np.sum(diff * diff, axis=3), axis=(1, 2)))
+
+
+def good_alignment(s: AugmentedSetting, eps: float) -> np.ndarray:
+    """The indicator of S_eps per sample: every pair of augmentations within eps in the embedding."""
+    if not eps >= 0:
+        raise AssumptionError(f"eps = {eps}: S_eps needs eps >= 0")
+    return alignment_diameters(s) <= eps
+
+
+def r_eps(s: AugmentedSetting, eps: float) -> float:
+    """R_eps = P[x not in S_eps]."""
+    return float(np.sum(s.mass[~good_alignment(s, eps)]))
+
+
+def augmentation_distance(s: AugmentedSetting) -> np.ndarray:
+    """d_A(x1, x2) = min over x1' in A(x1), x2' in A(x2) of ||x1' - x2'|| (n, n)."""
+    X = s.inputs
+    diff = X[:, None, :, None, :] - X[None, :, None, :, :]  # (n, n, a, a, m)
+    return np.sqrt(np.min(np.sum(diff * diff, axis=4), axis=(2, 3)))
+
+
+def main_parts(s: AugmentedSetting, delta: float, exact_limit: int = 10) -> list[list[int]]:
+    """C^0_k: a maximum-mass clique of {x in C_k} joined when d_A <= delta, per class.
+
+    Small classes: every subset is tried (exact, ties broken by the first in lexicographic order);
+    larger ones: networkx.max_weight_clique with integer weights (masses scaled by 1e9)."""
+    if not delta >= 0:
+        raise AssumptionError(f"delta = {delta}: the (sigma, delta) definition needs delta >= 0")
+    dist = augmentation_distance(s)
+    out = []
+    for k in range(s.n_classes):
+        members = [int(x) for x in np.flatnonzero(s.labels == k)]
+        if len(members) <= exact_limit:
+            best, best_mass = [members[0]], -1.0
+            for r in range(len(members), 0, -1):
+                for sub in itertools.combinations(members, r):
+                    if all(dist[i, j] <= delta for i, j in itertools.combinations(sub, 2)):
+                        m = float(np.sum(s.mass[list(sub)]))
+                        if m > best_mass:
+                            best, best_mass = list(sub), m
+            out.append(sorted(best))
+        else:
+            import networkx as nx
+
+            g = nx.Graph()
+            for x in members:
+                g.add_node(x, weight=max(1, int(round(s.mass[x] * 1e9))))
+            for i, j in itertools.combinations(members, 2):
+                if dist[i, j] <= delta:
+                    g.add_edge(i, j)
+            clique, _ = nx.max_weight_clique(g, weight="weight")
+            out.append(sorted(int(c) for c in clique))
+    return out
+
+
+def sigma_of(s: AugmentedSetting, delta: float) -> tuple[float, list[list[int]]]:
+    """sigma = min_k P[C^0_k] / P[C_k] with the maximum cliques as main parts."""
+    parts = main_parts(s, delta)
+    pk = s.class_mass
+    ratios = [float(np.sum(s.mass[c])) / float(pk[k]) for k, c in enumerate(parts)]
+    return min(ratios), parts
+
+
+def classification_error(s: AugmentedSetting, predictions: Sequence[frozenset[int]]) -> float:
+    """Err(G) = sum_k P[G(x) != k, x in C_k]; a tie (several argmin) counts as an error."""
+    wrong = [not (len(p) == 1 and int(s.labels[x]) in p) for x, p in enumerate(predictions)]
+    return float(np.sum(s.mass[np.asarray(wrong, dtype=bool)]))
+
+
+def lipschitz(s: AugmentedSetting, linear: np.ndarray | None = None) -> tuple[float, bool]:
+    """(L, exact): the operator norm of a linear f (exact), else the max ratio
+    ||f(u) - f(v)|| / ||u - v|| over pairs of augmented inputs -- exact for f restricted to the data
+    (and for an extension to R^m by Kirszbraun), a lower bound for the original f. Equal inputs with
+    different outputs give L = inf."""
+    if linear is not None:
+        return float(np.linalg.norm(np.asarray(linear, dtype=float), 2)), True
+    X = s.inputs.reshape(-1, s.inputs.shape[2])
+    Y = s.feats.reshape(-1, s.d)
+    best = 0.0
+    for i, j in itertools.combinations(range(X.shape[0]), 2):
+        dx = float(np.linalg.norm(X[i] - X[j]))
+        dy = float(np.linalg.norm(Y[i] - Y[j]))
+        if dx == 0:
+            if dy > 0:
+                return float("inf"), False
+            continue
+        best = max(best, dy / dx)
+    return best, False
+
+
+# -- quantity symbols of Huang et al. (used by theorems/huang.py and theorems/subjects/augmented.py) --
+import sympy as _sp  # noqa: E402
+
+_r = {"real": True}
+_nn = {"nonnegative": True}
+L_nce = _sp.Symbol("L_InfoNCE", **_r)  # L_InfoNCE as printed
+L1_nce = _sp.Symbol("L1_InfoNCE", **_r)  # 1/2 E||f(x1) - f(x2)||^2 - 1
+L2_nce = _sp.Symbol("L2_InfoNCE", **_r)  # E log(e^{f1.f2} + e^{f1.f-})
+L_cc = _sp.Symbol("L_CrossCorr", **_nn)  # sum (1 - C_ii)^2 + lam sum_{i != j} C_ij^2
+L1_cc = _sp.Symbol("L1_CrossCorr", **_nn)  # sum_i (1 - C_ii)^2
+L2_cc = _sp.Symbol("L2_CrossCorr", **_nn)  # ||C - I_d||_F^2
+lam = _sp.Symbol("lambda", **_r)
+bt_lhs = _sp.Symbol("norm_sum_pmumu_minus_I", **_nn)  # ||sum_k p_k mu_k mu_k^T - I_d||^2
+bt_gram = _sp.Symbol("norm_UtU_minus_I", **_nn)  # ||U^T U - I_K||^2
+bt_sum = _sp.Symbol("sum_kl_sq", **_nn)  # sum_{k,l} (sqrt(p_k p_l) mu_k^T mu_l - delta_kl)^2
+d_dim = _sp.Symbol("d", integer=True, positive=True)
+K_cls = _sp.Symbol("K", integer=True, positive=True)
+tb_pair = _sp.Symbol("max_pair_pp_dot_sq", **_nn)  # max_{k != l} p_k p_l (mu_k^T mu_l)^2
+L_pos = _sp.Symbol("L_positive", **_nn)  # E_x E_{x1,x2} ||f(x1) - f(x2)||^2
+L_align = _sp.Symbol("L_align", **_nn)  # the same expectation (Theorem 1)
+tau_bt = _sp.Symbol("tau", **_nn)  # ||C - sum_k p_k mu_k mu_k^T||^2
+th4_dot = _sp.Symbol("th4_mu_k_dot_mu_l", **_r)  # mu_k^T mu_l at the pair worst for Theorem 4
+th4_pk = _sp.Symbol("th4_p_k", positive=True)
+th4_pl = _sp.Symbol("th4_p_l", positive=True)
+th3_dot = _sp.Symbol("th3_mu_k_dot_mu_l", **_r)  # the same for Theorem 3
+th3_pk = _sp.Symbol("th3_p_k", positive=True)
+th3_pl = _sp.Symbol("th3_p_l", positive=True)
+L2s_pairs = _sp.Symbol("L2_simple_pairs", **_r)  # E f(x1)^T f(x-)
+L2s_mean = _sp.Symbol("L2_simple_mean", **_nn)  # ||E f||^2
+nn_mismatch = _sp.Symbol("nn_argmin_argmax_mismatches", integer=True, nonnegative=True)
+nn_gap = _sp.Symbol("nn_score_gap", **_nn)
+err_G = _sp.Symbol("Err_G", **_nn)  # Err(G_f)
+sigma = _sp.Symbol("sigma", **_nn)
+R_eps = _sp.Symbol("R_eps", **_nn)
+eps_s = _sp.Symbol("epsilon", positive=True)
+A_size = _sp.Symbol("A_size", integer=True, positive=True)  # |A(x)|
