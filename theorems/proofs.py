@@ -92,7 +92,8 @@ def parse_page(path: Path) -> Page:
 def read_pages(papers: list[str] | None = None, directory: Path = PAGES) -> list[Page]:
     pages = [parse_page(p) for p in sorted(directory.glob("*.md")) if p.name != "README.md"]
     if papers:
-        pages = [p for p in pages if any(p.claim_id.startswith(x.rstrip(".") + ".") for x in papers)]
+        pages = [p for p in pages
+                 if any(p.claim_id == x or p.claim_id.startswith(x.rstrip(".") + ".") for x in papers)]
     return pages
 
 

@@ -18,7 +18,7 @@ from theorems.claim import Claim
 _REGISTRY: dict[str, Claim] = {}
 _STRUCTURE: list[tuple[str, str]] = []
 _LOADED = False
-BUILTIN_MODULES = ("theorems.merad", "theorems.huang")
+BUILTIN_MODULES = ("theorems.merad", "theorems.huang", "theorems.ren", "theorems.wen")
 
 
 def register(claim: Claim) -> Claim:
@@ -40,7 +40,8 @@ def structure(papers: list[str] | None = None) -> list[tuple[str, str]]:
     load_all()
     if not papers:
         return list(_STRUCTURE)
-    return [(a, b) for a, b in _STRUCTURE if any(b.startswith(p.rstrip(".") + ".") for p in papers)]
+    return [(a, b) for a, b in _STRUCTURE
+            if any(b == p or b.startswith(p.rstrip(".") + ".") for p in papers)]
 
 
 def load_all() -> None:
