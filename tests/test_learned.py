@@ -84,3 +84,16 @@ def test_observation_claims_run_on_the_quick_learned_runs(cache: Path) -> None:
         assert result.verdict == Verdict.CONSISTENT, result.to_json()
         assert result.subject_kinds and set(result.subject_kinds.values()) == {"learned"}
         assert result.examples > 0
+
+
+def test_huang_learned_subjects_are_normalized_as_their_claims_assume(cache: Path) -> None:
+    from theorems.huang_experiments import LearnedAugmented
+    from theorems.subjects.augmented import features
+
+    nce = list(LearnedAugmented("infonce").exhaustive(quick=True))
+    bt = list(LearnedAugmented("barlow").exhaustive(quick=True))
+    assert nce and bt and all(s.setting.feats.shape == (50, 3, 16) for s in nce + bt)
+    f = np.asarray(features(nce[-1], FLOAT), dtype=float)
+    np.testing.assert_allclose(np.linalg.norm(f, axis=2), 1.0, rtol=1e-12)  # ||f|| = 1 (InfoNCE)
+    g = np.asarray(features(bt[-1], FLOAT), dtype=float)
+    np.testing.assert_allclose((g ** 2).mean(axis=(0, 1)), 1.0, rtol=1e-12)  # E f_i^2 = 1 (Barlow)

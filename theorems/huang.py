@@ -13,6 +13,7 @@ import numpy as np
 from sympy import E, Eq, Float, Ge, Le, exp, log, sqrt
 
 from numerics import augmented as ag
+from theorems import huang_experiments
 from theorems import huang_proofs as proofs
 from theorems.claim import Assumption, Claim, Kind, Part, Source, parts
 from theorems.registry import add_structure, register
@@ -22,6 +23,9 @@ FILE = "004_86d461343230f9e1.txt"
 # 2 as a 40-digit Float: sympy pulls sqrt(2) out of the root, and torch.sqrt rejects a Python int
 TWO = Float(2, 40)
 
+
+# encoders trained on digits with two augmented views (InfoNCE; cross-correlation)
+LEARNED_NCE, LEARNED_BT = huang_experiments.learned_families()
 
 def source(numbering: str) -> Source:
     return Source(file=FILE, numbering=numbering, paper="Huang et al.")
@@ -117,7 +121,7 @@ register(Claim(
     source=source("slide 'The InfoNCE loss can be written as'"),
     statement=parts(Eq(ag.L_nce, ag.L1_nce + ag.L2_nce), labels=[proofs.INFONCE]),
     assumptions=(UNIT_NORM,),
-    subjects=(AugmentedFamily(norm="sphere"), AugmentedFamily(norm="sphere", inputs="clustered")),
+    subjects=(AugmentedFamily(norm="sphere"), AugmentedFamily(norm="sphere", inputs="clustered"), LEARNED_NCE),
     certificates=(proofs.infonce_decomposition,),
     encoding="L_1 = 1/2 E||f(x1) - f(x2)||^2 - 1 computed from the distances, L_2 = E log(e^{s12} + e^{s1-}), "
              "L_InfoNCE from the printed ratio; exact sums over (x, x1, x2, x', x-), encoders f(x') = "
@@ -128,7 +132,7 @@ register(Claim(
     id="huang.crosscorr.decomposition", kind=Kind.IDENTITY,
     source=source("slide 'Barlow Twins'"),
     statement=parts(Eq(ag.L_cc, (1 - ag.lam) * ag.L1_cc + ag.lam * ag.L2_cc), labels=[proofs.CROSSCORR]),
-    subjects=(AugmentedFamily(), AugmentedFamily(norm="coord", inputs="clustered"),
+    subjects=(AugmentedFamily(), AugmentedFamily(norm="coord", inputs="clustered"), LEARNED_BT,
               AugmentedFamily(encoder="table", integer=True)),
     certificates=(proofs.crosscorr_decomposition,),
     encoding="lambda in {0, 0.005, 0.5, 1, 2}; C_ij = E_x E_{x1,x2} f_i(x1) f_j(x2) over all |A|^2 ordered "
@@ -142,7 +146,7 @@ register(Claim(
     statement=parts(Eq(ag.bt_lhs, ag.bt_gram + ag.d_dim - ag.K_cls),
                     Eq(ag.bt_gram + ag.d_dim - ag.K_cls, ag.bt_sum + ag.d_dim - ag.K_cls),
                     labels=[proofs.TRACE_GRAM, proofs.TRACE_SUM]),
-    subjects=(AugmentedFamily(), AugmentedFamily(encoder="table", integer=True)),
+    subjects=(AugmentedFamily(), AugmentedFamily(encoder="table", integer=True), LEARNED_NCE, LEARNED_BT),
     certificates=(proofs.barlow_trace_identity,),
     encoding="U = [sqrt(p_k) mu_k] (d x K); K = 1..4 and d = 1..4, so K > d is included: the identity "
              "holds there too (tr(I_d) - tr(I_K) = d - K, tr(UU^T UU^T) = tr(U^T U U^T U)).",
@@ -152,7 +156,7 @@ register(Claim(
     id="huang.simple_contrastive", kind=Kind.IDENTITY,
     source=source("slide 'Simple Contrastive Loss'"),
     statement=parts(Eq(ag.L2s_pairs, ag.L2s_mean), labels=[proofs.SIMPLE]),
-    subjects=(AugmentedFamily(), AugmentedFamily(norm="sphere", inputs="clustered")),
+    subjects=(AugmentedFamily(), AugmentedFamily(norm="sphere", inputs="clustered"), LEARNED_NCE),
     certificates=(proofs.simple_contrastive,),
     encoding="x and x' independent samples (the print's E_{x,x'}), x1 uniform in A(x), x- uniform in A(x'); "
              "the identity is bilinearity plus that independence.",
@@ -164,7 +168,7 @@ register(Claim(
     statement=parts(Eq(ag.nn_mismatch, 0), Eq(ag.nn_gap, 0),
                     labels=["argmin_k ||f(x) - mu_k|| = argmax_k (W f(x) + b)_k as sets (ties included)",
                             proofs.NN_SCORES]),
-    subjects=(AugmentedFamily(encoder="table", integer=True), AugmentedFamily()),
+    subjects=(AugmentedFamily(encoder="table", integer=True), AugmentedFamily(), LEARNED_NCE),
     certificates=(proofs.nn_scores,),
     encoding="Both classifiers at every augmented point's embedding; the argmin and argmax sets are compared "
              "in exact rational arithmetic (integer-valued encoders make ties frequent); the second part is "
@@ -178,7 +182,7 @@ register(Claim(
     statement=parts(Ge(ag.bt_lhs, ag.tb_pair + ag.d_dim - ag.K_cls),
                     labels=["||sum p mu mu^T - I_d||^2 >= p_k p_l (mu_k^T mu_l)^2 + d - K (every k != l)"]),
     assumptions=(K_PAIR,),
-    subjects=(AugmentedFamily(classes=(2, 4)), AugmentedFamily(encoder="table", integer=True, classes=(2, 4))),
+    subjects=(AugmentedFamily(classes=(2, 4)), AugmentedFamily(encoder="table", integer=True, classes=(2, 4)), LEARNED_BT),
     encoding="Tested at the pair k != l with the largest p_k p_l (mu_k^T mu_l)^2, i.e. for every pair. By the "
              "identity the slack is the rest of the double sum: the (k, l) term once more, the diagonal terms "
              "(p_k ||mu_k||^2 - 1)^2 and the other off-diagonal terms, all >= 0 (also for K > d).",
@@ -189,7 +193,7 @@ register(Claim(
     source=source("Lemma 2"),
     statement=parts(Le(ag.L_pos, 2 * sqrt(ag.d_dim * ag.L1_cc)), labels=["L_positive <= 2 sqrt(d L_1)"]),
     assumptions=(COORD_NORM,),
-    subjects=(AugmentedFamily(norm="coord"), AugmentedFamily(norm="coord", inputs="clustered")),
+    subjects=(AugmentedFamily(norm="coord"), AugmentedFamily(norm="coord", inputs="clustered"), LEARNED_BT),
     encoding="f(x') = D W x' with D diagonal such that E_x E_{x'} f_i(x')^2 = 1 exactly (computed in each "
              "backend); L_1 = sum_i (1 - C_ii)^2.",
 ))
@@ -201,7 +205,7 @@ register(Claim(
                                        * (ag.L2_cc + ag.tau_bt - (ag.d_dim - ag.K_cls) / 2))),
                     labels=["mu_k^T mu_l <= sqrt(2/(p_k p_l) (L_2 + tau - (d - K)/2))"]),
     assumptions=(K_PAIR,),
-    subjects=(AugmentedFamily(classes=(2, 4)), AugmentedFamily(norm="coord", inputs="clustered", classes=(2, 4))),
+    subjects=(AugmentedFamily(classes=(2, 4)), AugmentedFamily(norm="coord", inputs="clustered", classes=(2, 4)), LEARNED_BT),
     encoding="tau = ||C - sum_k p_k mu_k mu_k^T||^2, the smallest tau the hypothesis allows (a larger tau "
              "only weakens the bound); tested at the pair k != l with the largest mu_k^T mu_l - bound. The "
              "square root's argument is never negative: ||sum p mu mu^T - I|| <= sqrt(L_2) + sqrt(tau) and (1) "
@@ -214,7 +218,7 @@ register(Claim(
     source=source("Lemma 1 (Error Rate)"),
     statement=parts(Le(ag.err_G, 1 - ag.sigma + ag.R_eps), labels=["Err(G_f) <= (1 - sigma) + P[not S_eps]"]),
     assumptions=(LEMMA1_HYP,),
-    subjects=(AugmentedFamily(norm="sphere", inputs="clustered"), AugmentedFamily(encoder="table", integer=True),
+    subjects=(AugmentedFamily(norm="sphere", inputs="clustered"), AugmentedFamily(encoder="table", integer=True), LEARNED_NCE,
               AugmentedFamily()),
     encoding="G = G_f, evaluated at f(x) with x the sample's first augmentation (A(x) contains x); sigma = "
              "min_k P[C^0_k]/P[C_k] with C^0_k a maximum-mass clique of {d_A <= delta}; eps and delta drawn "
@@ -226,7 +230,8 @@ register(Claim(
     source=source("Theorem 2 (Main Result)"),
     statement=parts(Le(ag.err_G, 1 - ag.sigma + ag.R_eps), labels=["Err(G_f) <= (1 - sigma) + R_eps"]),
     assumptions=(THEOREM2_HYP,),
-    subjects=(AugmentedFamily(norm="sphere", inputs="clustered", radius=True),
+    artifacts=(huang_experiments.sigma_and_theorem2,),
+    subjects=(AugmentedFamily(norm="sphere", inputs="clustered", radius=True), LEARNED_NCE,
               AugmentedFamily(norm="sphere", inputs="clustered", radius=True, classes=(2, 4))),
     adversarial=False,
     encoding="r = the norm of the normalized encoder f(x') = r W x'/||W x'|| (r in {0.5, 1, 2}); L = the "
@@ -241,7 +246,7 @@ register(Claim(
     statement=parts(Le(ag.R_eps ** 2, ag.A_size ** 2 / 2 * ag.L_align / ag.eps_s ** 2),
                     labels=["R_eps^2 <= eta(eps)^2 L_align with eta(eps) = |A|/(sqrt(2) eps)"]),
     assumptions=(EPS_POSITIVE,),
-    subjects=(AugmentedFamily(norm="sphere"), AugmentedFamily(norm="sphere", inputs="clustered"),
+    subjects=(AugmentedFamily(norm="sphere"), AugmentedFamily(norm="sphere", inputs="clustered"), LEARNED_NCE,
               AugmentedFamily()),
     encoding="eta(eps) = O(1/eps) has an unspecified constant. For finite uniform augmentation sets a sample "
              "outside S_eps has an ordered pair (and its reverse) at distance > eps, so L_align >= R_eps 2 "

@@ -46,9 +46,16 @@ class RunSpec:
     batch_size: int = 64
     lr: float = 1e-3
     per_class: int = 20  # evaluation images per digit (M = 10 * per_class support points)
+    positives: str = "class"  # "class": x+ from the same latent class (1); "views": two augmentations
+    augment: bool = False  # random shifts and noise on the inputs (training.data.augment)
+    aug_views: int = 0  # > 0: also keep f on this many augmented views of each evaluation image
 
     def key(self) -> str:
-        blob = json.dumps({**asdict(self), "v": CACHE_VERSION}, sort_keys=True)
+        fields = asdict(self)
+        for name, default in (("positives", "class"), ("augment", False), ("aug_views", 0)):
+            if fields[name] == default:  # keys of runs made before these fields existed stay valid
+                del fields[name]
+        blob = json.dumps({**fields, "v": CACHE_VERSION}, sort_keys=True)
         return hashlib.sha1(blob.encode()).hexdigest()[:16]
 
 
@@ -64,9 +71,19 @@ class Snapshot:
     norm_min: float  # min ||f(x)|| over all 1797 images
     norm_max: float
     class_freq: np.ndarray = field(default_factory=lambda: np.full(10, 0.1))  # rho of the data
+    aug_inputs: np.ndarray | None = None  # (M, 1 + aug_views, 64): each image then its views
+    aug_feats: np.ndarray | None = None  # (M, 1 + aug_views, d): f on them
 
     def describe(self) -> str:
         return f"{self.spec.name} seed {self.spec.seed} step {self.step}"
+
+
+def augmented_inputs(X: np.ndarray, views: int) -> np.ndarray:
+    """Each image followed by ``views`` augmented copies (fixed seed: the same for every run)."""
+    from training.data import augment
+
+    rng = np.random.default_rng(EVAL_SEED + 1)
+    return np.stack([X] + [augment(X, rng) for _ in range(views)], axis=1)
 
 
 def evaluation_indices(y: np.ndarray, per_class: int) -> np.ndarray:
@@ -87,15 +104,20 @@ def run_snapshots(spec: RunSpec) -> list[Snapshot]:
         embeddings=np.stack([s.embeddings for s in snaps]), labels=snaps[0].labels,
         norm_min=[s.norm_min for s in snaps], norm_max=[s.norm_max for s in snaps],
         class_freq=snaps[0].class_freq, spec=json.dumps(asdict(spec)),
+        **({"aug_inputs": snaps[0].aug_inputs, "aug_feats": np.stack([s.aug_feats for s in snaps])}
+           if spec.aug_views else {}),
     )
     return snaps
 
 
 def _load(path: Path, spec: RunSpec) -> list[Snapshot]:
     data = np.load(path)
-    return [Snapshot(spec, int(step), float(loss), emb, data["labels"], float(lo), float(hi), data["class_freq"])
-            for step, loss, emb, lo, hi in zip(data["steps"], data["losses"], data["embeddings"],
-                                               data["norm_min"], data["norm_max"])]
+    aug = data["aug_feats"] if "aug_feats" in data else [None] * len(data["steps"])
+    inputs = data["aug_inputs"] if "aug_inputs" in data else None
+    return [Snapshot(spec, int(step), float(loss), emb, data["labels"], float(lo), float(hi), data["class_freq"],
+                     inputs, feats)
+            for step, loss, emb, lo, hi, feats in zip(data["steps"], data["losses"], data["embeddings"],
+                                                      data["norm_min"], data["norm_max"], aug)]
 
 
 def _train(spec: RunSpec) -> list[Snapshot]:
@@ -108,15 +130,20 @@ def _train(spec: RunSpec) -> list[Snapshot]:
     X, y = load_digits_data()
     idx = evaluation_indices(y, spec.per_class)
     freq = np.bincount(y, minlength=10) / y.size
+    aug_in = augmented_inputs(X[idx], spec.aug_views) if spec.aug_views else None
     snaps: list[Snapshot] = []
 
     def on_log(step: int, encoder: Any, entry: dict[str, Any]) -> None:
         device = next(encoder.parameters()).device
         with torch.no_grad():
             emb = encoder(torch.as_tensor(X, device=device)).double().cpu().numpy()
+            aug = None
+            if aug_in is not None:
+                flat = torch.as_tensor(aug_in.reshape(-1, 64), dtype=torch.float32, device=device)
+                aug = encoder(flat).double().cpu().numpy().reshape(aug_in.shape[0], aug_in.shape[1], -1)
         norms = np.linalg.norm(emb, axis=1)
         snaps.append(Snapshot(spec, step, float(entry.get("loss", float("nan"))), emb[idx], y[idx],
-                              float(norms.min()), float(norms.max()), freq))
+                              float(norms.min()), float(norms.max()), freq, aug_in, aug))
 
     # one torch thread: on 2 shared cores, two threads stall on each other (10-50x slower steps)
     torch.set_num_threads(1)
@@ -124,6 +151,7 @@ def _train(spec: RunSpec) -> list[Snapshot]:
         encoder=EncoderConfig(kind=spec.encoder, d_in=64, d_out=spec.d_out),
         loss=spec.loss, n_negatives=spec.n_negatives, batch_size=spec.batch_size, steps=spec.steps,
         lr=spec.lr, seed=spec.seed, device="cpu", data="digits", log_every=spec.log_every,
+        positives=spec.positives, augment=spec.augment,
         checkpoint_every=0, out_dir=str(cache_dir() / "checkpoints" / f"{spec.name}-{spec.key()}"),
     )
     train(config, on_log=on_log, progress=False)

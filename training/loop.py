@@ -139,7 +139,10 @@ class _Batches:
             xa, xp = views(self.X[a], self.aug_rng)  # x1, x2 in A(x): (B, 64) each
         else:
             xa, xp = augment(self.X[a], self.aug_rng), augment(self.X[p], self.aug_rng)
-        xn = augment(self.X[n.reshape(-1)], self.aug_rng).reshape(b, self.n_neg, 64)  # (B, N, 64)
+        if self.n_neg:
+            xn = augment(self.X[n.reshape(-1)], self.aug_rng).reshape(b, self.n_neg, 64)  # (B, N, 64)
+        else:  # losses without negatives (cross-correlation, positive-only): an empty (B, 0, 64)
+            xn = np.zeros((b, 0, 64), dtype=self.X.dtype)
         return tuple(torch.from_numpy(t).to(self.device) for t in (xa, xp, xn))  # type: ignore[return-value]
 
     def rng_state(self) -> dict[str, Any]:
