@@ -21,7 +21,6 @@ import math
 import pathlib
 import sys
 import time
-from typing import Callable
 
 import mpmath
 import numpy as np

@@ -103,3 +103,16 @@ def test_a_claim_registered_outside_the_repo_reaches_pytest_m_theorems(tmp_path:
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 passed" in proc.stdout
+
+
+def test_clcheck_train_checkpoints_and_resumes_with_the_saved_configuration(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    first = runner.invoke(app, ["train", "--data", "digits", "--encoder", "conv", "--n-negatives", "3",
+                                "--steps", "4", "--batch", "16", "--device", "cpu", "--out", str(out),
+                                "--no-progress"])
+    assert first.exit_code == 0, first.output
+    assert (out / "last.pt").exists()
+    again = runner.invoke(app, ["train", "--resume", str(out / "last.pt"), "--steps", "6", "--device", "cpu",
+                                "--out", str(out), "--no-progress"])
+    assert again.exit_code == 0, again.output
+    assert "for 6 steps" in again.output and "conv" in again.output

@@ -15,7 +15,7 @@ from sympy import E, Eq, Float, Ge, Le, exp, log, sqrt
 from numerics import augmented as ag
 from theorems import huang_experiments
 from theorems import huang_proofs as proofs
-from theorems.claim import Assumption, Claim, Kind, Part, Source, parts
+from theorems.claim import Assumption, Claim, Kind, Source, parts
 from theorems.registry import add_structure, register
 from theorems.subjects.augmented import AugmentedFamily
 
@@ -279,3 +279,23 @@ add_structure([
     ("huang.crosscorr.decomposition", "huang.lemma2"),
     ("huang.infonce.decomposition", "huang.theorem3"),
 ])
+
+
+# What the slides leave undetermined (the determined parts are huang.theorem1 and huang.theorem3)
+register(Claim(
+    id="huang.theorem1.general", kind=Kind.INEQUALITY,
+    source=source("Theorem 1 (Upper Bound of R_eps), general augmentations"),
+    statement=(),
+    not_encodable="eta(eps) = O(1/eps) is printed without its constant or the quantities it depends on "
+                  "(L, the augmentation distribution); only the finite uniform-augmentation instance "
+                  "eta(eps) = |A| / (sqrt(2) eps) is determined, and that is huang.theorem1.",
+))
+
+register(Claim(
+    id="huang.theorem3.general", kind=Kind.INEQUALITY,
+    source=source("Theorem 3 (Divergence of SimCLR), general (sigma, delta, eps)"),
+    statement=(),
+    not_encodable="tau(eps, sigma, delta) is described only as 'a non-negative term, decreasing with smaller "
+                  "eps, R_eps or sharper concentration' with tau = 0 at sigma = 1, delta = 0, eps = 0, R_eps = 0; "
+                  "no formula is given, so only that case is encodable, and that is huang.theorem3.",
+))

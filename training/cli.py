@@ -6,15 +6,17 @@ Register with ``app.command("train")(train_command)``; it is also a plain functi
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Optional
 
+import torch
 import typer
 from rich.console import Console
 
 from numerics.errors import AssumptionError
 from training.encoders import ENCODER_KINDS, EncoderConfig
-from training.loop import DATA_NAMES, LOSS_NAMES, TrainConfig, train
+from training.loop import DATA_NAMES, LOSS_NAMES, TrainConfig, config_from_dict, train
 
 
 def train_command(
@@ -28,7 +30,8 @@ def train_command(
     seed: Annotated[int, typer.Option(help="seed of init, batches and augmentations")] = 0,
     device: Annotated[str, typer.Option(help="auto, cpu, cuda or cuda:N")] = "auto",
     out: Annotated[str, typer.Option(help="checkpoint directory")] = "runs/train",
-    resume: Annotated[Optional[str], typer.Option(help="checkpoint to resume from")] = None,
+    resume: Annotated[Optional[str], typer.Option(
+        help="checkpoint to resume from (its configuration is kept; --steps, --out, --device apply)")] = None,
     optimizer: Annotated[Optional[str], typer.Option(help="adam or sgd (default: sgd for loss=triplet)")] = None,
     augment: Annotated[bool, typer.Option(help="random 1-pixel shifts + noise (digits only)")] = False,
     normalize: Annotated[bool, typer.Option(help="L2-normalize encoder outputs")] = False,
@@ -37,10 +40,17 @@ def train_command(
     """Train an encoder contrastively and print where the checkpoint went."""
     console = Console()
     try:
-        config = TrainConfig(
-            encoder=EncoderConfig(kind=encoder, normalize=normalize), loss=loss, n_negatives=n_negatives,
-            batch_size=batch, steps=steps, lr=lr, optimizer=optimizer or ("sgd" if loss == "triplet" else "adam"),
-            seed=seed, device=device, data=data, augment=augment, out_dir=out)
+        if resume is not None:
+            # a resumed run keeps the checkpoint's configuration; only the step budget, the
+            # output directory and the device come from the command line
+            saved = torch.load(resume, map_location="cpu", weights_only=True)["config"]
+            config = replace(config_from_dict(saved), steps=steps, out_dir=out, device=device)
+        else:
+            config = TrainConfig(
+                encoder=EncoderConfig(kind=encoder, normalize=normalize), loss=loss, n_negatives=n_negatives,
+                batch_size=batch, steps=steps, lr=lr,
+                optimizer=optimizer or ("sgd" if loss == "triplet" else "adam"),
+                seed=seed, device=device, data=data, augment=augment, out_dir=out)
         result = train(config, resume_from=resume, progress=progress)
     except AssumptionError as exc:
         console.print(f"[red]{exc}[/red]")
