@@ -17,6 +17,7 @@ import numpy as np
 
 from numerics import augmented as ag
 from theorems.learned import RunSpec, Snapshot, run_snapshots
+from theorems.plots import pyplot, save_figure
 from theorems.subjects.augmented import AugmentedFamily, AugSubject, build
 
 SEEDS = (0, 1, 2)
@@ -76,10 +77,7 @@ def learned_families() -> tuple[LearnedAugmented, LearnedAugmented]:
 
 def sigma_and_theorem2(out_dir: Path, seed: int, quick: bool) -> str:
     """The plots of the report: sigma against delta, and the Theorem 2 bound against Err(G_f)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     snaps = [s for spec in _runs("infonce", quick) for s in run_snapshots(spec)]
     first = subject(snaps[0], "sphere")
@@ -106,10 +104,7 @@ def sigma_and_theorem2(out_dir: Path, seed: int, quick: bool) -> str:
     a2.set_ylabel("measured Err(G_f)")
     a2.set_title("InfoNCE encoders on digits")
     a2.legend(fontsize=8)
-    fig.tight_layout()
-    png = out_dir / "huang.sigma_theorem2.png"
-    fig.savefig(png, dpi=100)
-    plt.close(fig)
+    png = save_figure(fig, out_dir / "huang.sigma_theorem2.png", dpi=100)
     lines = ["#### sigma(delta) and Theorem 2's bound on InfoNCE encoders trained on digits", "",
              f"![sigma and Theorem 2]({png.name})", "",
              "| snapshot | (1 - sigma) + R_eps | Err(G_f) |", "| --- | --- | --- |"]

@@ -20,6 +20,7 @@ import numpy as np
 
 from numerics import triplet as tl
 from numerics.backend import mp_backend, torch_backend
+from theorems.plots import pyplot, save_figure
 
 RADII = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 
@@ -90,10 +91,7 @@ def tightness_table(radii: tuple[float, ...] = RADII, dims: tuple[int, ...] = (1
 
 def write_artifact(out_dir: Path, seed: int, quick: bool = False) -> str:
     """The table and the plot for the audit report; returns the markdown section."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     rows = tightness_table(starts=4 if quick else 8, steps=60 if quick else 200, seed=seed,
                            radii=RADII[::2] if quick else RADII)
@@ -111,10 +109,7 @@ def write_artifact(out_dir: Path, seed: int, quick: bool = False) -> str:
     ax.set_ylabel("||Hess l|| over B^3")
     ax.set_title("Lemma 3: empirical sup of the Hessian norm vs the printed constant")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    png = out_dir / "merad.lemma3.tightness.png"
-    fig.savefig(png, dpi=110)
-    plt.close(fig)
+    png = save_figure(fig, out_dir / "merad.lemma3.tightness.png", dpi=110)
     lines = ["#### Lemma 3 tightness: sup over B^3 of ||Hess l|| (gradient ascent, 60-digit value at the maximizer)",
              "", f"![Lemma 3 tightness]({png.name})", "",
              "| C | d | sup found | printed 2+8C^2 | found / printed | 1.5C^2+sqrt2 |",

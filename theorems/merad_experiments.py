@@ -19,6 +19,7 @@ import numpy as np
 from numerics.backend import FLOAT
 from theorems import quantities as q
 from theorems.learned import RunSpec, Snapshot, run_snapshots
+from theorems.plots import pyplot, save_figure
 from theorems.subjects.learned import LearnedMixtures, snapshot_mixture
 from theorems.subjects.mixtures import Mixtures, MixtureSubject
 
@@ -69,10 +70,7 @@ def _plot(ax: Any, curves: dict[int, dict[str, np.ndarray]], key: str, colour: s
 
 
 def _figure(path: Path, title: str, panels: list[tuple[str, dict[int, dict[str, np.ndarray]], list[tuple[str, str, str]]]]) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.6), squeeze=False)
     for ax, (subtitle, curves, lines) in zip(axes[0], panels):
@@ -82,10 +80,7 @@ def _figure(path: Path, title: str, panels: list[tuple[str, dict[int, dict[str, 
         ax.set_xlabel("training step")
         ax.legend(fontsize=7)
     fig.suptitle(title, fontsize=11)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_figure(fig, path, dpi=100)
 
 
 def figure1(out_dir: Path, seed: int, quick: bool) -> str:
@@ -290,10 +285,7 @@ def theorem1(seed: int, quick: bool, out_dir: Path | None) -> Any:
 
 
 def _theorem1_plot(runs: list[dict[str, Any]], widths: list[int], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, ax = plt.subplots(figsize=(6, 4))
     colours = plt.cm.viridis(np.linspace(0, 0.9, len(widths)))
@@ -307,7 +299,4 @@ def _theorem1_plot(runs: list[dict[str, Any]], widths: list[int], path: Path) ->
     ax.set_ylabel("L^_un (11)")
     ax.set_title("Theorem 1: GD on fixed triplets, growing width")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_figure(fig, path, dpi=100)

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from theorems.plots import pyplot, save_figure
 from theorems.verdict import ClaimResult, Verdict
 
 PAGES = Path(__file__).resolve().parents[1] / "proofs_md"
@@ -142,10 +143,7 @@ def node_status(node: str, results: dict[str, ClaimResult]) -> str:
 def draw_graph(pages: list[Page], structure: list[tuple[str, str]], results: dict[str, ClaimResult],
                path: Path) -> None:
     """Checks -> the claims whose proofs use them, plus structure edges; coloured by verdict."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     import networkx as nx
 
     graph = nx.DiGraph()
@@ -177,10 +175,7 @@ def draw_graph(pages: list[Page], structure: list[tuple[str, str]], results: dic
     ax.legend(loc="lower left", fontsize=8, title="verdict")
     ax.set_title("Merad et al.: which checks each proof rests on (arrow: used by)")
     ax.axis("off")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110)
 
 
 def write_report(pages: list[Page], results: dict[str, ClaimResult], graph_png: Path | None,

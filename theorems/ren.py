@@ -15,9 +15,17 @@ from typing import Any
 import numpy as np
 
 from theorems.claim import Claim, Kind, Source
+from theorems.plots import pyplot, save_figure
 from theorems.registry import add_structure, register
-from theorems.ren_model import (DataModel, TrainSpec, alignment_score, balance_score, cached_train,
-                                condition_number, stable_rank)
+from theorems.ren_model import (
+    DataModel,
+    TrainSpec,
+    alignment_score,
+    balance_score,
+    cached_train,
+    condition_number,
+    stable_rank,
+)
 from theorems.verdict import ExperimentOutcome, Verdict
 
 FILE = "002_1392d7a5a1d595de.txt"
@@ -200,10 +208,7 @@ def figure(out_dir: Path | None, quick: bool) -> str:
     """Figure 1 style: cond(W_A A), alignment and balance along training, both methods."""
     if out_dir is None:
         return ""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     data = runs(quick)
     steps1 = (QUICK if quick else FULL)["steps1"]
@@ -224,10 +229,7 @@ def figure(out_dir: Path | None, quick: bool) -> str:
         ax.legend(fontsize=7)
     fig.suptitle("Ren & Li Figure 1 (re-run): contrastive vs non-contrastive, normalized linear learners",
                  fontsize=11)
-    fig.tight_layout()
-    out_dir.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out_dir / "ren.fig1.png", dpi=100)
-    plt.close(fig)
+    save_figure(fig, out_dir / "ren.fig1.png", dpi=100)
     return "![Ren & Li Figure 1 re-run](ren.fig1.png)"
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from theorems import wen_model as wm
 from theorems.claim import Claim, Kind, Source
+from theorems.plots import pyplot, save_figure
 from theorems.registry import add_structure, register
 from theorems.verdict import ExperimentOutcome, Verdict
 
@@ -206,10 +207,7 @@ def _params(quick: bool) -> dict[str, Any]:
 
 
 def _plot(res: dict[tuple[bool, int], dict[str, Any]], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, ax = plt.subplots(figsize=(6, 3.8))
     for aug, colour, label in ((True, "tab:blue", "with masks"), (False, "tab:red", "without augmentation")):
@@ -224,10 +222,7 @@ def _plot(res: dict[tuple[bool, int], dict[str, Any]], path: Path) -> None:
     ax.set_ylim(0, 1.02)
     ax.set_title("Wen & Li: sparse share along training")
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_figure(fig, path, dpi=100)
 
 
 def _table(res: dict[tuple[bool, int], dict[str, Any]], out_dir: Path | None, name: str) -> list[str]:
