@@ -116,3 +116,26 @@ def test_clcheck_train_checkpoints_and_resumes_with_the_saved_configuration(tmp_
                                 "--out", str(out), "--no-progress"])
     assert again.exit_code == 0, again.output
     assert "for 6 steps" in again.output and "conv" in again.output
+
+
+FALSE_PLUGIN = textwrap.dedent('''
+    from sympy import Le
+    from theorems import Claim, Kind, Source, parts, register, quantities as q
+    from theorems.subjects.vectors import Vectors
+
+    register(Claim(id="mine.lse_le_max", kind=Kind.INEQUALITY, source=Source(file="x", numbering="y"),
+                   statement=parts(Le(q.lse_x, q.max_x)), subjects=(Vectors(),)))
+''')
+
+
+def test_an_unrecorded_refutation_fails_the_audit_gate(tmp_path: Path) -> None:
+    (tmp_path / "false_claims.py").write_text(FALSE_PLUGIN)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               CLCHECK_PLUGINS="false_claims")
+    cmd = [sys.executable, "-m", "theorems.cli", "audit", "--paper", "mine", "--budget", "10",
+           "--adversarial-starts", "0", "--out", str(tmp_path / "out")]
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    claim = json.loads((tmp_path / "out" / "report.json").read_text())["claims"][0]
+    assert claim["verdict"] == "refuted" and claim["expected"] is False
+    assert (tmp_path / "out" / "witnesses" / "mine.lse_le_max.json").exists()
