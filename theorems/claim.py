@@ -117,13 +117,6 @@ class Claim:
     def paper(self) -> str:
         return self.id.split(".", 1)[0]
 
-    @property
-    def symbols(self) -> frozenset[sympy.Symbol]:
-        out: set[sympy.Symbol] = set()
-        for p in self.statement:
-            out |= p.relation.free_symbols
-        return frozenset(out)
-
     def hypotheses_hold(self, subject: Any) -> bool:
         return all(a.holds(subject) for a in self.assumptions)
 

@@ -21,6 +21,12 @@ VERDICT_STYLE = {"proved": "bold green", "consistent": "green", "refuted": "bold
                  "not_encodable": "yellow", "untested": "bold magenta", "inconclusive": "yellow"}
 
 
+def _progress() -> Progress:
+    """The progress bar of the commands that check many claims."""
+    return Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                    TimeElapsedColumn(), console=console)
+
+
 @app.command()
 def audit(
     claim: Optional[List[str]] = typer.Option(None, "--claim", help="claim id (repeatable)"),
@@ -46,8 +52,7 @@ def audit(
         raise typer.Exit(2)
     plan = Budget(examples=budget, adversarial_starts=adversarial_starts, adversarial_steps=adversarial_steps)
     results = []
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                  TimeElapsedColumn(), console=console) as progress:
+    with _progress() as progress:
         task = progress.add_task("auditing", total=len(claims))
         for c in claims:
             progress.update(task, description=f"auditing {c.id}")
@@ -120,8 +125,7 @@ def proofs(
     needed = sorted(nodes & set(registered))
     plan = Budget(examples=budget, adversarial_starts=4, adversarial_steps=100)
     results = {}
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                  TimeElapsedColumn(), console=console) as progress:
+    with _progress() as progress:
         task = progress.add_task("checking", total=len(needed))
         for cid in needed:
             progress.update(task, description=f"checking {cid}")

@@ -125,9 +125,6 @@ class AugmentedFamily(SubjectFamily):
         self.classes, self.integer, self.radius = classes, integer, radius
         self.name = name or f"augmented settings ({encoder}, {norm}, {inputs} inputs)"
 
-    def supports(self) -> frozenset[sympy.Symbol]:
-        return frozenset(_SYMBOLS)
-
     @property
     def differentiable(self) -> frozenset[sympy.Symbol]:  # type: ignore[override]
         if self.encoder == "table" and self.integer:

@@ -34,9 +34,6 @@ class SubjectFamily:
         return ()
 
     # -- evaluation --------------------------------------------------------------
-    def supports(self) -> frozenset[sympy.Symbol]:
-        raise NotImplementedError
-
     def quantities(
         self, subject: Any, symbols: Iterable[sympy.Symbol], xp: Backend, params: Any = None
     ) -> dict[sympy.Symbol, Any]:

@@ -56,7 +56,6 @@ class Coupons(SubjectFamily):
         self.max_n = max_n
         self.exhaustive_n = exhaustive_n
         self.beta_grid = beta_grid
-        self.exhaustive_step = 1
         self.name = "coupon collector (uniform rho)"
 
     def strategy(self) -> st.SearchStrategy[CouponSubject]:
@@ -66,15 +65,12 @@ class Coupons(SubjectFamily):
     def exhaustive(self, quick: bool = False) -> Iterable[CouponSubject]:
         """Every N_C <= exhaustive_n (quick: N_C <= 40 and every 100th up to exhaustive_n)."""
         betas = self.beta_grid or (1.0,)
-        sizes = range(1, self.exhaustive_n + 1, self.exhaustive_step)
+        sizes = range(1, self.exhaustive_n + 1)
         if quick:
             sizes = sorted(set(range(1, 41)) | set(range(100, self.exhaustive_n + 1, 100)))
         for n in sizes:
             for b in betas:
                 yield CouponSubject(n, b)
-
-    def supports(self) -> frozenset[sympy.Symbol]:
-        return frozenset({q.E_T, q.Var_T, q.P_dev, q.N_C, q.beta})
 
     def quantities(self, subject: CouponSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
                    params: Any = None) -> dict[sympy.Symbol, Any]:
@@ -167,9 +163,6 @@ class ClassDraws(SubjectFamily):
     def strategy(self) -> st.SearchStrategy[ClassDrawSubject]:
         return _class_draws(self)
 
-    def supports(self) -> frozenset[sympy.Symbol]:
-        return frozenset({q.P_all_same, q.sum_rho_pow, q.N_C, q.N, q.tau_plus_N})
-
     def quantities(self, subject: ClassDrawSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
                    params: Any = None) -> dict[sympy.Symbol, Any]:
         rho = xp.asarray(np.asarray(subject.rho))
@@ -250,9 +243,6 @@ class KSubsets(SubjectFamily):
 
     def strategy(self) -> st.SearchStrategy[SubsetSubject]:
         return _subset_subjects(self)
-
-    def supports(self) -> frozenset[sympy.Symbol]:
-        return frozenset({q.count_min, q.count_max, q.subset_average, q.sum_values, q.N_C, q.k})
 
     def quantities(self, subject: SubsetSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
                    params: Any = None) -> dict[sympy.Symbol, Any]:

@@ -123,9 +123,6 @@ class NormSnapshots(SubjectFamily):
             for snap in run_snapshots(spec):
                 yield NormSubject(snap.norm_min, snap.norm_max, snap.describe())
 
-    def supports(self) -> frozenset[sympy.Symbol]:
-        return frozenset({q.out_norm_min, q.out_norm_max})
-
     def quantities(self, subject: NormSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
                    params: Any = None) -> dict[sympy.Symbol, Any]:
         value = {q.out_norm_min: subject.norm_min, q.out_norm_max: subject.norm_max}

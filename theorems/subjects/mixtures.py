@@ -145,11 +145,6 @@ class Mixtures(SubjectFamily):
         return MixtureSubject(mix, N=N, k=k, task=task)
 
     # -- evaluation --------------------------------------------------------------
-    def supports(self) -> frozenset[sympy.Symbol]:
-        return frozenset({
-            q.L_sup, q.L_sup_mu, q.L_sup_T, q.L_sup_mu_T, q.L_sup_k, q.L_sup_mu_k, q.L_un,
-            q.L_un_N, q.p_min, q.p_cc, q.tau_plus, q.tau_plus_N, q.N_C, q.N, q.k,
-        })
 
     differentiable = frozenset({
         q.L_sup_mu, q.L_sup_mu_T, q.L_sup_mu_k, q.L_un, q.L_un_N, q.p_min, q.p_cc,

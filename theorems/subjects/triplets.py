@@ -73,9 +73,6 @@ class Triplets(SubjectFamily):
     def strategy(self) -> st.SearchStrategy[TripletSubject]:
         return _triplets(self)
 
-    def supports(self) -> frozenset[sympy.Symbol]:
-        return frozenset(_COMPUTE)
-
     differentiable = frozenset({q.C, q.ell, q.ell_step, q.grad_dot_step, q.step_sq, q.hess_norm,
                                 q.curv_term_norm, q.max_norm_prod, q.eps, q.eta, q.v1, q.v2})
 
@@ -305,9 +302,6 @@ class Scalars(SubjectFamily):
     def strategy(self) -> st.SearchStrategy[ScalarSubject]:
         return st.one_of(st.sampled_from([self.lo, self.hi, 1e-300, 1e-8]).filter(lambda v: self.lo <= v <= self.hi),
                          st.floats(self.lo, self.hi)).map(ScalarSubject)
-
-    def supports(self) -> frozenset[sympy.Symbol]:
-        return frozenset({q.x_scalar})
 
     differentiable = frozenset({q.x_scalar})
 

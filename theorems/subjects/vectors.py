@@ -46,9 +46,6 @@ class Vectors(SubjectFamily):
     def strategy(self) -> st.SearchStrategy[VectorSubject]:
         return _vector_subjects(self)
 
-    def supports(self) -> frozenset[sympy.Symbol]:
-        return frozenset({q.n, q.n_pairs, q.max_x, q.lse_x, q.lse_pairs, q.max_pair_lse, q.lse_x_S})
-
     differentiable = frozenset({q.n, q.n_pairs, q.max_x, q.lse_x, q.lse_pairs, q.max_pair_lse, q.lse_x_S})
 
     def quantities(self, subject: VectorSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
