@@ -92,6 +92,13 @@ class PartValue:
         return self.margin / (1.0 + max(abs(lhs), abs(rhs)))
 
 
+def side_functions(part: Part, backend: str) -> tuple[tuple[sympy.Symbol, ...], Callable[..., Any], Callable[..., Any]]:
+    """The part's symbols (sorted by name) and its two sides compiled for ``backend``."""
+    small, large = part.sides()
+    syms = tuple(sorted(part.relation.free_symbols, key=lambda s: s.name))
+    return syms, _compiled(small, syms, backend), _compiled(large, syms, backend)
+
+
 def applicable_parts(claim: Claim, subject: Any) -> list[Part]:
     """The parts to evaluate on ``subject``: those whose own hypothesis (``Part.applies``)
     holds; a part without free symbols (e.g. a printed limit) is for certificates only."""
@@ -110,9 +117,7 @@ def evaluate_parts(parts: list[Part], values: dict[sympy.Symbol, Any], xp: Backe
     """Both sides and the margin of each part, from quantity values in backend ``xp``."""
     out = []
     for part in parts:
-        small, large = part.sides()
-        syms = tuple(sorted(part.relation.free_symbols, key=lambda s: s.name))
-        f_small, f_large = _compiled(small, syms, xp.name), _compiled(large, syms, xp.name)
+        syms, f_small, f_large = side_functions(part, xp.name)
         corners = []
         for args in _corners([values[s] for s in syms], xp):
             lhs, rhs = f_small(*args), f_large(*args)
@@ -159,11 +164,10 @@ def torch_margin(claim: Claim, values: dict[sympy.Symbol, Any], parts_mask: list
     for part, use in zip(claim.statement, parts_mask):
         if not use:
             continue
-        small, large = part.sides()
-        syms = tuple(sorted(part.relation.free_symbols, key=lambda s: s.name))
+        syms, f_small, f_large = side_functions(part, "torch")
         args = [values[s] for s in syms]
-        lhs = torch.as_tensor(_compiled(small, syms, "torch")(*args), dtype=torch.float64)
-        rhs = torch.as_tensor(_compiled(large, syms, "torch")(*args), dtype=torch.float64)
+        lhs = torch.as_tensor(f_small(*args), dtype=torch.float64)
+        rhs = torch.as_tensor(f_large(*args), dtype=torch.float64)
         diff = torch.abs(lhs - rhs) if part.is_identity else lhs - rhs
         m = diff / (1.0 + torch.maximum(lhs.abs(), rhs.abs()).detach())
         best = m if best is None else torch.maximum(best, m)
