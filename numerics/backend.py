@@ -1,26 +1,29 @@
 """Array backends: one formula, three evaluators.
 
-Every quantity in :mod:`numerics` is written once against a :class:`Backend`
-(the ``xp`` argument) chosen by the caller, the way mpmath writes its
-high-level functions once against a context:
+Every quantity in :mod:`numerics` (and every quantity a plugin declares) is written once
+against a :class:`Backend` (the ``xp`` argument) chosen by the caller, the way mpmath writes
+its high-level functions once against a context:
 
 * :data:`FLOAT` -- numpy float64, vectorized: the fast screening pass;
-* :func:`mp_backend` -- numpy object arrays of ``mpmath.mpf`` at a chosen
-  precision: the confirmation pass that decides a refutation;
-* :data:`TORCH` -- torch float64 tensors, differentiable: the adversarial search.
+* :func:`mp_backend` -- numpy object arrays of ``mpmath.mpf`` at a chosen precision: the
+  confirmation pass that decides a refutation;
+* :func:`torch_backend` -- torch float64 tensors, differentiable: the adversarial search.
 
-Because the float, high-precision and differentiable twins share one formula
-they cannot drift apart.
+Because the float, high-precision and differentiable twins share one formula they cannot
+drift apart. Every function also accepts plain Python numbers (``xp.log(2)`` is log 2 in the
+backend's type), so a constant such as ``log(2)`` in a statement works in all three.
 
-Pitfall this layer exists for: ``log(sum(exp(x)))`` overflows at ``x = 710``
-in float64 (``exp(710) = inf``); :meth:`Backend.logsumexp` shifts by the max.
+Pitfall this layer exists for: ``log(sum(exp(x)))`` overflows at ``x = 710`` in float64
+(``exp(710) = inf``); :meth:`Backend.logsumexp` shifts by the max. ``x * log(y)`` is NaN at
+``x = y = 0``; :meth:`Backend.xlogy` is 0 there, as the entropy convention needs.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 import mpmath
 import numpy as np
@@ -29,13 +32,26 @@ Array = Any
 
 
 class Backend:
-    """Elementwise and reduction operations needed by the numerics."""
+    """Elementwise, reduction and indexing operations needed by the numerics.
+
+    Subclasses implement the primitives; the few derived operations (``mean``, ``xlogy``)
+    are written once here in terms of them.
+    """
 
     name: str = "abstract"
 
+    # -- conversion --------------------------------------------------------------------
     def asarray(self, x: Any) -> Array:
         raise NotImplementedError
 
+    def to_float(self, x: Any) -> float:
+        return float(x)
+
+    def precision(self) -> contextlib.AbstractContextManager[Any]:
+        """Context in which plain arithmetic on this backend's scalars is done."""
+        return contextlib.nullcontext()
+
+    # -- elementwise ---------------------------------------------------------------------
     def exp(self, x: Array) -> Array:
         raise NotImplementedError
 
@@ -48,13 +64,39 @@ class Backend:
     def sqrt(self, x: Array) -> Array:
         raise NotImplementedError
 
-    def logsumexp(self, x: Array, axis: int) -> Array:
+    def abs(self, x: Array) -> Array:
         raise NotImplementedError
 
     def softplus(self, x: Array) -> Array:
         """zeta(t) = log(1 + e^t), Merad et al. (11), evaluated without overflow."""
         raise NotImplementedError
 
+    def maximum(self, a: Array, b: Array) -> Array:
+        raise NotImplementedError
+
+    def minimum(self, a: Array, b: Array) -> Array:
+        raise NotImplementedError
+
+    def where(self, cond: Any, a: Array, b: Array) -> Array:
+        """a where ``cond`` (a boolean numpy array or bool), b elsewhere."""
+        raise NotImplementedError
+
+    def xlogy(self, x: Array, y: Array) -> Array:
+        """x log y, with 0 where x = 0 (whatever y): entropies and KL divergences."""
+        raise NotImplementedError
+
+    def polygamma(self, n: int, x: Array) -> Array:
+        raise NotImplementedError
+
+    # -- integer functions (values of the integers a statement is about) ----------------
+    def harmonic(self, n: Any, m: Any = 1) -> Array:
+        """H^(m)_n = sum_{i=1}^n i^-m (the generalized harmonic number), exact summation."""
+        raise NotImplementedError
+
+    def binomial(self, n: Any, k: Any) -> Array:
+        raise NotImplementedError
+
+    # -- reductions and indexing ----------------------------------------------------------
     def sum(self, x: Array, axis: int | None = None) -> Array:
         raise NotImplementedError
 
@@ -64,12 +106,28 @@ class Backend:
     def min(self, x: Array, axis: int | None = None) -> Array:
         raise NotImplementedError
 
-    def to_float(self, x: Any) -> float:
-        return float(x)
+    def logsumexp(self, x: Array, axis: int) -> Array:
+        raise NotImplementedError
 
-    def precision(self) -> contextlib.AbstractContextManager[Any]:
-        """Context in which plain arithmetic on this backend's scalars is done."""
-        return contextlib.nullcontext()
+    def stack(self, xs: Sequence[Array], axis: int = 0) -> Array:
+        raise NotImplementedError
+
+    def mean(self, x: Array, axis: int | None = None) -> Array:
+        n = int(np.prod(np.shape(x))) if axis is None else int(np.shape(x)[axis])
+        return self.sum(x, axis) / n
+
+    def gather(self, x: Array, index: Sequence[int] | np.ndarray, axis: int = 0) -> Array:
+        """The entries of ``x`` at ``index`` along ``axis`` (x[index] for axis 0)."""
+        idx = np.asarray(index, dtype=np.int64)
+        return x[(slice(None),) * axis + (idx.tolist() if not isinstance(x, np.ndarray) else idx,)]
+
+    def diagonal(self, x: Array) -> Array:
+        """The main diagonal of a square matrix."""
+        raise NotImplementedError
+
+    def transpose(self, x: Array) -> Array:
+        """The transpose of a matrix (the last two axes of a batch)."""
+        raise NotImplementedError
 
 
 class NumpyBackend(Backend):
@@ -81,26 +139,54 @@ class NumpyBackend(Backend):
         return np.asarray(x, dtype=np.float64)
 
     def exp(self, x: Array) -> Array:
-        return np.exp(x)
+        return np.exp(self.asarray(x))
 
     def log(self, x: Array) -> Array:
         with np.errstate(divide="ignore"):
-            return np.log(x)
+            return np.log(self.asarray(x))
 
     def log1p(self, x: Array) -> Array:
-        return np.log1p(x)
+        return np.log1p(self.asarray(x))
 
     def sqrt(self, x: Array) -> Array:
-        return np.sqrt(x)
+        return np.sqrt(self.asarray(x))
 
-    def logsumexp(self, x: Array, axis: int) -> Array:
-        from scipy.special import logsumexp
-
-        return logsumexp(x, axis=axis)
+    def abs(self, x: Array) -> Array:
+        return np.abs(self.asarray(x))
 
     def softplus(self, x: Array) -> Array:
         # logaddexp(0, t) = max(0,t) + log1p(exp(-|t|)): no overflow for t = 1e4
         return np.logaddexp(0.0, x)
+
+    def maximum(self, a: Array, b: Array) -> Array:
+        return np.maximum(a, b)
+
+    def minimum(self, a: Array, b: Array) -> Array:
+        return np.minimum(a, b)
+
+    def where(self, cond: Any, a: Array, b: Array) -> Array:
+        return np.where(cond, a, b)
+
+    def xlogy(self, x: Array, y: Array) -> Array:
+        from scipy.special import xlogy
+
+        return xlogy(x, y)
+
+    def polygamma(self, n: int, x: Array) -> Array:
+        from scipy.special import polygamma
+
+        return polygamma(int(n), x)
+
+    def harmonic(self, n: Any, m: Any = 1) -> Array:
+        n = _as_int(n, "harmonic(n, m): n")
+        return np.float64(math.fsum(float(i) ** -float(m) for i in range(1, n + 1)))
+
+    def binomial(self, n: Any, k: Any) -> Array:
+        if float(n).is_integer() and float(k).is_integer():
+            return np.float64(math.comb(int(n), int(k))) if 0 <= k <= n else np.float64(0.0)
+        from scipy.special import binom
+
+        return np.float64(binom(float(n), float(k)))
 
     def sum(self, x: Array, axis: int | None = None) -> Array:
         return np.sum(x, axis=axis)
@@ -111,29 +197,43 @@ class NumpyBackend(Backend):
     def min(self, x: Array, axis: int | None = None) -> Array:
         return np.min(x, axis=axis)
 
+    def logsumexp(self, x: Array, axis: int) -> Array:
+        from scipy.special import logsumexp
+
+        return logsumexp(x, axis=axis)
+
+    def stack(self, xs: Sequence[Array], axis: int = 0) -> Array:
+        return np.stack([np.asarray(x, dtype=np.float64) for x in xs], axis=axis)
+
+    def diagonal(self, x: Array) -> Array:
+        return np.diagonal(x).copy()
+
+    def transpose(self, x: Array) -> Array:
+        return np.swapaxes(x, -1, -2)
+
 
 @dataclass(frozen=True)
 class MpBackend(Backend):
     """numpy object arrays of mpmath.mpf at ``dps`` decimal digits.
 
-    Use inside ``with mp_backend(60) as xp:`` only if you need the context;
-    each operation sets the working precision itself, so the backend object
-    can also be used directly.
+    Each operation sets the working precision itself, so the backend object can be used
+    directly; plain ``+ - * / @`` on mpf objects use the global precision, which
+    :meth:`precision` sets for a block.
     """
 
     dps: int = 60
     name: str = field(default="mpmath", init=False)
 
-    def _map(self, fn: Any, x: Array) -> Array:
+    def _map(self, fn: Any, *xs: Array) -> Array:
         with mpmath.workdps(self.dps):
-            if isinstance(x, np.ndarray):
-                out = np.empty(x.shape, dtype=object)
-                flat_in = x.ravel()
-                flat_out = out.ravel()
-                for i, v in enumerate(flat_in):
-                    flat_out[i] = fn(v)
+            if any(isinstance(x, np.ndarray) for x in xs):
+                arrays = np.broadcast_arrays(*[np.asarray(x, dtype=object) for x in xs])
+                out = np.empty(arrays[0].shape, dtype=object)
+                flat_out = out.reshape(-1)
+                for i, vals in enumerate(zip(*[a.reshape(-1) for a in arrays])):
+                    flat_out[i] = fn(*vals)
                 return out
-            return fn(x)
+            return fn(*xs)
 
     def asarray(self, x: Any) -> Array:
         with mpmath.workdps(self.dps):
@@ -143,6 +243,12 @@ class MpBackend(Backend):
             if arr.ndim == 0:
                 return mpmath.mpf(_exact(arr.item()))
             return self._map(lambda v: mpmath.mpf(_exact(v)), arr.astype(object))
+
+    def to_float(self, x: Any) -> float:
+        return float(x)
+
+    def precision(self) -> contextlib.AbstractContextManager[Any]:
+        return mpmath.workdps(self.dps)
 
     def exp(self, x: Array) -> Array:
         return self._map(mpmath.exp, x)
@@ -156,14 +262,8 @@ class MpBackend(Backend):
     def sqrt(self, x: Array) -> Array:
         return self._map(mpmath.sqrt, x)
 
-    def logsumexp(self, x: Array, axis: int) -> Array:
-        with mpmath.workdps(self.dps):
-            m = np.max(x, axis=axis, keepdims=True)
-            m = np.where(m == mpmath.mpf("-inf"), mpmath.mpf(0), m)
-            shifted = self.exp(x - m)
-            s = np.sum(shifted, axis=axis, keepdims=True)
-            out = np.squeeze(m + self.log(s), axis=axis)
-            return out[()] if out.ndim == 0 else out
+    def abs(self, x: Array) -> Array:
+        return self._map(lambda v: abs(mpmath.mpf(v)), x)
 
     def softplus(self, x: Array) -> Array:
         def one(t: Any) -> Any:
@@ -171,6 +271,33 @@ class MpBackend(Backend):
             return (t if t > 0 else mpmath.mpf(0)) + mpmath.log1p(mpmath.exp(-abs(t)))
 
         return self._map(one, x)
+
+    def maximum(self, a: Array, b: Array) -> Array:
+        return self._map(lambda u, v: u if u >= v else v, a, b)
+
+    def minimum(self, a: Array, b: Array) -> Array:
+        return self._map(lambda u, v: u if u <= v else v, a, b)
+
+    def where(self, cond: Any, a: Array, b: Array) -> Array:
+        return np.where(cond, a, b)
+
+    def xlogy(self, x: Array, y: Array) -> Array:
+        return self._map(lambda u, v: mpmath.mpf(0) if u == 0 else u * mpmath.log(v), x, y)
+
+    def polygamma(self, n: int, x: Array) -> Array:
+        return self._map(lambda v: mpmath.polygamma(int(n), v), x)
+
+    def harmonic(self, n: Any, m: Any = 1) -> Array:
+        n = _as_int(n, "harmonic(n, m): n")
+        with mpmath.workdps(self.dps):
+            m = mpmath.mpf(_exact(m))
+            if m == 1:
+                return mpmath.harmonic(n)
+            return mpmath.fsum(mpmath.mpf(i) ** -m for i in range(1, n + 1))
+
+    def binomial(self, n: Any, k: Any) -> Array:
+        with mpmath.workdps(self.dps):
+            return mpmath.binomial(_exact(n), _exact(k))
 
     def sum(self, x: Array, axis: int | None = None) -> Array:
         with mpmath.workdps(self.dps):
@@ -184,12 +311,23 @@ class MpBackend(Backend):
     def min(self, x: Array, axis: int | None = None) -> Array:
         return np.min(x, axis=axis)
 
-    def to_float(self, x: Any) -> float:
-        return float(x)
+    def logsumexp(self, x: Array, axis: int) -> Array:
+        with mpmath.workdps(self.dps):
+            m = np.max(x, axis=axis, keepdims=True)
+            m = np.where(m == mpmath.mpf("-inf"), mpmath.mpf(0), m)
+            shifted = self.exp(x - m)
+            s = np.sum(shifted, axis=axis, keepdims=True)
+            out = np.squeeze(m + self.log(s), axis=axis)
+            return out[()] if out.ndim == 0 else out
 
-    def precision(self) -> contextlib.AbstractContextManager[Any]:
-        # +, -, *, / and @ on mpf objects use the global precision: set it
-        return mpmath.workdps(self.dps)
+    def stack(self, xs: Sequence[Array], axis: int = 0) -> Array:
+        return np.stack([np.asarray(x, dtype=object) for x in xs], axis=axis)
+
+    def diagonal(self, x: Array) -> Array:
+        return np.diagonal(x).copy()
+
+    def transpose(self, x: Array) -> Array:
+        return np.swapaxes(x, -1, -2)
 
 
 def _exact(v: Any) -> Any:
@@ -197,6 +335,13 @@ def _exact(v: Any) -> Any:
     if isinstance(v, (np.floating, np.integer)):
         return v.item()
     return v
+
+
+def _as_int(v: Any, what: str) -> int:
+    f = float(v)
+    if not f.is_integer():
+        raise ValueError(f"{what} = {v!r} must be an integer")
+    return int(f)
 
 
 class TorchBackend(Backend):
@@ -215,24 +360,49 @@ class TorchBackend(Backend):
             return x.to(t.float64)
         return t.as_tensor(np.asarray(x, dtype=np.float64))
 
+    def to_float(self, x: Any) -> float:
+        return float(x.detach()) if hasattr(x, "detach") else float(x)
+
     def exp(self, x: Array) -> Array:
-        return self.torch.exp(x)
+        return self.torch.exp(self.asarray(x))
 
     def log(self, x: Array) -> Array:
-        return self.torch.log(x)
+        return self.torch.log(self.asarray(x))
 
     def log1p(self, x: Array) -> Array:
-        return self.torch.log1p(x)
+        return self.torch.log1p(self.asarray(x))
 
     def sqrt(self, x: Array) -> Array:
-        return self.torch.sqrt(x)
+        return self.torch.sqrt(self.asarray(x))
 
-    def logsumexp(self, x: Array, axis: int) -> Array:
-        return self.torch.logsumexp(x, dim=axis)
+    def abs(self, x: Array) -> Array:
+        return self.torch.abs(self.asarray(x))
 
     def softplus(self, x: Array) -> Array:
         # not torch.nn.functional.softplus: its threshold=20 returns t, off by e^-20
+        x = self.asarray(x)
         return self.torch.logaddexp(self.torch.zeros_like(x), x)
+
+    def maximum(self, a: Array, b: Array) -> Array:
+        return self.torch.maximum(self.asarray(a), self.asarray(b))
+
+    def minimum(self, a: Array, b: Array) -> Array:
+        return self.torch.minimum(self.asarray(a), self.asarray(b))
+
+    def where(self, cond: Any, a: Array, b: Array) -> Array:
+        return self.torch.where(self.torch.as_tensor(cond), self.asarray(a), self.asarray(b))
+
+    def xlogy(self, x: Array, y: Array) -> Array:
+        return self.torch.xlogy(self.asarray(x), self.asarray(y))
+
+    def polygamma(self, n: int, x: Array) -> Array:
+        return self.torch.polygamma(int(n), self.asarray(x))
+
+    def harmonic(self, n: Any, m: Any = 1) -> Array:
+        return self.asarray(float(FLOAT.harmonic(n, m)))  # n is an integer: no gradient to keep
+
+    def binomial(self, n: Any, k: Any) -> Array:
+        return self.asarray(float(FLOAT.binomial(float(n), float(k))))
 
     def sum(self, x: Array, axis: int | None = None) -> Array:
         return self.torch.sum(x) if axis is None else self.torch.sum(x, dim=axis)
@@ -243,8 +413,21 @@ class TorchBackend(Backend):
     def min(self, x: Array, axis: int | None = None) -> Array:
         return self.torch.min(x) if axis is None else self.torch.min(x, dim=axis).values
 
-    def to_float(self, x: Any) -> float:
-        return float(x.detach()) if hasattr(x, "detach") else float(x)
+    def logsumexp(self, x: Array, axis: int) -> Array:
+        return self.torch.logsumexp(x, dim=axis)
+
+    def stack(self, xs: Sequence[Array], axis: int = 0) -> Array:
+        return self.torch.stack([self.asarray(x) for x in xs], dim=axis)
+
+    def gather(self, x: Array, index: Sequence[int] | np.ndarray, axis: int = 0) -> Array:
+        idx = self.torch.as_tensor(np.asarray(index, dtype=np.int64))
+        return self.torch.index_select(x, axis, idx)
+
+    def diagonal(self, x: Array) -> Array:
+        return self.torch.diagonal(x)
+
+    def transpose(self, x: Array) -> Array:
+        return self.torch.transpose(x, -1, -2)
 
 
 FLOAT = NumpyBackend()

@@ -20,6 +20,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from numerics.backend import Backend
+from numerics.enclosure import Enclosure
 from numerics.errors import AssumptionError
 from numerics.mixture import FiniteMixture, check_k, check_negatives
 
@@ -242,29 +243,15 @@ def l_un_n(arr: MixtureArrays, N: int, max_compositions: int = MAX_COMPOSITIONS)
     return xp.sum(pair_mass * per_pair)
 
 
-@dataclass(frozen=True)
-class MonteCarloEstimate:
-    """An estimate with a rigorous (1 - alpha) confidence radius (Hoeffding)."""
-
-    value: float
-    radius: float
-    alpha: float
-    samples: int
-    seed: int
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return (self.value - self.radius, self.value + self.radius)
-
-
 def l_un_n_monte_carlo(
     mix: FiniteMixture, N: int, samples: int, seed: int, alpha: float = 1e-6
-) -> MonteCarloEstimate:
+) -> Enclosure:
     """L^N_un(f) of (6) by sampling, with Hoeffding's radius on the bounded integrand.
 
     The integrand log(1 + sum_i e^{x_i}) lies in [log(1 + N e^{min x}), log(1 + N e^{max x})]
     where min/max run over all logits of the finite mixture, so Hoeffding's inequality gives
     P(|mean - L^N_un| >= r) <= alpha with r = range * sqrt(log(2/alpha) / (2 * samples)).
+    Returns the enclosure [mean - r, mean + r] (its ``mid`` is the sample mean).
     """
     from numerics.backend import FLOAT
 
@@ -285,7 +272,8 @@ def l_un_n_monte_carlo(
     lo = float(np.logaddexp(0.0, np.log(N) + logits.min()))
     hi = float(np.logaddexp(0.0, np.log(N) + logits.max()))
     radius = (hi - lo) * math.sqrt(math.log(2.0 / alpha) / (2.0 * samples))
-    return MonteCarloEstimate(float(vals.mean()), radius, alpha, samples, seed)
+    return Enclosure.around(float(vals.mean()), radius, alpha,
+                            f"Monte Carlo, {samples} samples (seed {seed}), Hoeffding radius {radius:.3g}")
 
 
 def _lse_rows(x: np.ndarray) -> np.ndarray:

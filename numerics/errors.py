@@ -7,3 +7,11 @@ class AssumptionError(ValueError):
     Messages repeat the offending value and say what is required, e.g.
     ``rho[2] = 0.0: the paper requires rho(c) > 0 for every class (Merad et al. Section 3)``.
     """
+
+
+class PrecisionUnavailable(Exception):
+    """A quantity has no high-precision evaluation for this input (e.g. too large to enumerate).
+
+    The engine then leaves a float candidate unconfirmed and reports it as such: without a
+    high-precision value nothing is refuted, and nothing is hidden either (the count is shown).
+    """

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -47,7 +48,7 @@ import mpmath.libmp as libmp
 import sympy as sp
 from mpmath.ctx_iv import MPIntervalContext
 
-from theorems.certify import Certificate
+from numerics.certificate import Certificate
 
 LIBRARY = "mpmath.iv"
 _FNAN = libmp.fnan
@@ -55,8 +56,7 @@ _FZERO = libmp.fzero
 
 __all__ = [
     "LIBRARY", "IntervalFunction", "UnsupportedExpression", "interval_context", "interval_eval",
-    "to_fraction", "prove_nonnegative", "neg_log1m_le_ratio", "ratio_le_twice",
-    "softmax2_curvature_le_half", "lse_bounds_box", "softplus_limit_bounds", "ready_made_certificates",
+    "to_fraction", "fraction_text", "prove_nonnegative", "combine", "truncated", "number_text",
 ]
 
 
@@ -91,7 +91,7 @@ def to_fraction(value: Any) -> Fraction:
     raise TypeError(f"cannot use {value!r} as an exact box endpoint")
 
 
-def _fstr(q: Fraction) -> str:
+def fraction_text(q: Fraction) -> str:
     return str(q)
 
 
@@ -449,7 +449,7 @@ class _Prover:
                 exact = self._exact_value(pt)
                 if exact is not None:
                     vals = [_enclose(ctx, exact)] + vals[1:]
-                    self.exact_points.append({str(v): _fstr(q) for v, q in zip(self.variables, pt)})
+                    self.exact_points.append({str(v): fraction_text(q) for v, q in zip(self.variables, pt)})
             if any(not _finite_iv(v) for v in vals):
                 vals = None if not _finite_iv(vals[0]) else [vals[0]]
         self.point_cache[pt] = vals
@@ -623,7 +623,7 @@ def _intersect(ctx, vals):
 
 
 def _box_json(box) -> list[list[str]]:
-    return [[_fstr(lo), _fstr(hi)] for lo, hi in box]
+    return [[fraction_text(lo), fraction_text(hi)] for lo, hi in box]
 
 
 def _box_width(box) -> Fraction:
@@ -658,7 +658,7 @@ def prove_nonnegative(expr: sp.Expr, box: Mapping[sp.Symbol, tuple[Any, Any]], s
             raise ValueError(f"empty range for {v}: [{lo}, {hi}]")
     method = f"interval branch-and-bound ({LIBRARY}, outward rounding, prec={prec})"
     if domain is None:
-        domain = ", ".join(f"{v} in [{_fstr(lo)}, {_fstr(hi)}]" for v, (lo, hi) in zip(variables, root))
+        domain = ", ".join(f"{v} in [{fraction_text(lo)}, {fraction_text(hi)}]" for v, (lo, hi) in zip(variables, root))
     if min_width is None:
         min_width = _box_width(root) / 2 ** 60
     min_width = to_fraction(min_width)
@@ -712,7 +712,7 @@ def prove_nonnegative(expr: sp.Expr, box: Mapping[sp.Symbol, tuple[Any, Any]], s
             details["boxes_examined"] = examined
             details["reason"] = "g < 0 at a point (rigorous: the upper end of the enclosure is < 0)"
             details["counterexample"] = {
-                "point": {str(v): _fstr(q) for v, q in zip(variables, pt)},
+                "point": {str(v): fraction_text(q) for v, q in zip(variables, pt)},
                 "g_interval": _iv_json(g), "g": _float_up(_hi(g)),
             }
             return finish(False)
@@ -725,7 +725,7 @@ def prove_nonnegative(expr: sp.Expr, box: Mapping[sp.Symbol, tuple[Any, Any]], s
                         "best_lower_bound": _float_down(best)}
         if width <= min_width:
             details["boxes_examined"] = examined
-            details["reason"] = f"undecided box narrower than min_width={_fstr(min_width)}"
+            details["reason"] = f"undecided box narrower than min_width={fraction_text(min_width)}"
             details["failed_box"] = smallest
             return finish(False)
         i = max(range(len(cur)), key=lambda k: cur[k][1] - cur[k][0])
@@ -739,60 +739,11 @@ def prove_nonnegative(expr: sp.Expr, box: Mapping[sp.Symbol, tuple[Any, Any]], s
     return finish(True)
 
 
-# ----------------------------------------------------------------------------- ready-made
+# ----------------------------------------------------------------------------- combining proofs
 
-_x = sp.Symbol("x", real=True)
-_t = sp.Symbol("t", real=True)
-
-
-def neg_log1m_le_ratio(max_boxes: int = 20000, prec: int = 128) -> Certificate:
-    """-log(1-x) <= x/(1-x) on [0, 1/2], i.e. g(x) = x/(1-x) + log(1-x) >= 0 (g(0) = 0)."""
-    g = _x / (1 - _x) + sp.log(1 - _x)
-    return prove_nonnegative(
-        g, {_x: ("0", "1/2")},
-        "-log(1-x) <= x/(1-x) for all x in [0, 1/2]  (proved as x/(1-x) + log(1-x) >= 0)",
-        max_boxes, prec, domain="x in [0, 1/2]")
-
-
-def ratio_le_twice(max_boxes: int = 20000, prec: int = 128) -> Certificate:
-    """x/(1-x) <= 2x on [0, 1/2], i.e. 2x - x/(1-x) >= 0 (equality at both ends)."""
-    g = 2 * _x - _x / (1 - _x)
-    return prove_nonnegative(
-        g, {_x: ("0", "1/2")},
-        "x/(1-x) <= 2x for all x in [0, 1/2]  (proved as 2x - x/(1-x) >= 0)",
-        max_boxes, prec, domain="x in [0, 1/2]")
-
-
-def _softmax2_closed_form() -> dict[str, Any]:
-    """sympy check that diag(v) - v v^T = t(1-t)[[1,-1],[-1,1]] for v = (t, 1-t), eigenvalues 0, 2t(1-t)."""
-    v = sp.Matrix([_t, 1 - _t])
-    M = sp.diag(_t, 1 - _t) - v * v.T
-    target = _t * (1 - _t) * sp.Matrix([[1, -1], [-1, 1]])
-    identity = all(sp.expand(e) == 0 for e in (M - target))
-    eig = {sp.factor(k): m for k, m in M.eigenvals().items()}
-    eig_ok = set(sp.expand(k) for k in eig) == {0, sp.expand(2 * _t * (1 - _t))}
-    return {"matrix_identity": bool(identity), "eigenvalues": sorted(str(k) for k in eig),
-            "eigenvalues_are_0_and_2t(1-t)": bool(eig_ok)}
-
-
-def softmax2_curvature_le_half(max_boxes: int = 20000, prec: int = 128) -> Certificate:
-    """||diag(v) - v v^T||_2 <= 1/2 on the simplex of R^2, via 1/2 - 2t(1-t) >= 0 on [0, 1]."""
-    g = sp.Rational(1, 2) - 2 * _t * (1 - _t)
-    cert = prove_nonnegative(
-        g, {_t: ("0", "1")},
-        "||diag(v) - v v^T||_2 <= 1/2 for every v in the simplex of R^2. The spectral norm was "
-        "computed in closed form for 2x2: with v = (t, 1-t), diag(v) - v v^T = t(1-t)[[1,-1],[-1,1]], "
-        "whose eigenvalues are 0 and 2t(1-t) >= 0, so the norm is 2t(1-t); proved 1/2 - 2t(1-t) >= 0 "
-        "for t in [0, 1]",
-        max_boxes, prec, domain="v = (t, 1-t), t in [0, 1]")
-    check = _softmax2_closed_form()
-    cert.details["closed_form_check"] = check
-    cert.ok = cert.ok and check["matrix_identity"] and check["eigenvalues_are_0_and_2t(1-t)"]
-    return cert
-
-
-def _combine(parts: list[Certificate], statement: str, domain: str, extra: dict[str, Any],
-             start: float) -> Certificate:
+def combine(parts: list[Certificate], statement: str, domain: str, extra: dict[str, Any],
+            start: float) -> Certificate:
+    """One certificate for a statement proved in several pieces (ok when every piece is ok)."""
     details = dict(extra)
     details["parts"] = [{"statement": c.statement, "domain": c.domain, "ok": c.ok,
                          "seconds": c.seconds, "details": c.details} for c in parts]
@@ -802,95 +753,11 @@ def _combine(parts: list[Certificate], statement: str, domain: str, extra: dict[
                        seconds=time.perf_counter() - start)
 
 
-def _mark_truncated(cert: Certificate, why: str) -> Certificate:
-    """Record that the domain is a finite truncation of the natural (unbounded) one."""
-    cert.details["truncation"] = why
-    cert.complete = False
-    return cert
+def truncated(cert: Certificate, why: str) -> Certificate:
+    """The same certificate, recorded as covering a finite truncation of the natural domain."""
+    return replace(cert.with_details(truncation=why), complete=False)
 
 
-def _num_str(v: Any) -> str:
-    return repr(v) if isinstance(v, float) else _fstr(to_fraction(v))
-
-
-def lse_bounds_box(n: int, lo: Any, hi: Any, *, log_n_factor: Any = 1, max_boxes: int = 20000,
-                   prec: int = 128) -> Certificate:
-    """max(x) <= LSE(x) <= max(x) + log n for x in [lo, hi]^n, LSE(x) = log sum_i exp(x_i).
-
-    Reduction (exact): on the region R_k = {x in [lo,hi]^n : x_k = max_j x_j} put
-    u_j = x_k - x_j in [0, hi - lo] (j != k); then LSE(x) - x_k = log(1 + sum_{j!=k} e^{-u_j}).
-    The right-hand side is the same function of the n-1 variables u for every k, so proving
-    0 <= log(1 + sum_j e^{-u_j}) <= log n on the box [0, hi-lo]^(n-1) (which contains the image
-    of every R_k) proves both bounds on all of [lo, hi]^n.  The identity is checked with sympy.
-    ``log_n_factor`` replaces log n by factor*log n in the upper bound (a factor < 1 gives a false
-    statement, which must not certify)."""
-    start = time.perf_counter()
-    if n < 2:
-        raise ValueError("n >= 2 (for n = 1, LSE(x) = x)")
-    flo, fhi = to_fraction(lo), to_fraction(hi)
-    if flo > fhi:
-        raise ValueError("lo > hi")
-    factor = sp.Rational(str(to_fraction(log_n_factor)))
-    D = fhi - flo
-    u = sp.symbols(f"u1:{n}", real=True)
-    S = 1 + sum(sp.exp(-uj) for uj in u)
-    ubox = {uj: (Fraction(0), D) for uj in u}
-    # sympy check of the reduction for k = n: LSE(x_k - u, x_k) - x_k == log(S)
-    xk = sp.Symbol("x_k", real=True)
-    lse = sp.log(sum(sp.exp(xk - uj) for uj in u) + sp.exp(xk))
-    reduction_ok = bool(sp.simplify(sp.exp(lse - xk - sp.log(S)) - 1) == 0)
-    dom = f"x in [{_num_str(lo)}, {_num_str(hi)}]^{n}"
-    ustr = f"u in [0, {_fstr(D)}]^{n - 1}"
-    lower = prove_nonnegative(sp.log(S), ubox,
-                              f"LSE(x) - max(x) = log(1 + sum_j exp(-u_j)) >= 0 on {ustr}",
-                              max_boxes, prec, domain=ustr)
-    upper = prove_nonnegative(factor * sp.log(n) - sp.log(S), ubox,
-                              f"max(x) + {'' if factor == 1 else str(factor) + '*'}log({n}) - LSE(x) = "
-                              f"{'' if factor == 1 else str(factor) + '*'}log({n}) - "
-                              f"log(1 + sum_j exp(-u_j)) >= 0 on {ustr}",
-                              max_boxes, prec, domain=ustr)
-    rhs = "log" if factor == 1 else f"{factor}*log"
-    statement = (f"max(x) <= LSE(x) <= max(x) + {rhs}({n}) for all x in [{_num_str(lo)}, {_num_str(hi)}]^{n}, "
-                 f"LSE(x) = log(sum_i exp(x_i))")
-    cert = _combine([lower, upper], statement, dom, {
-        "reduction": ("on {x_k = max}: u_j = x_k - x_j in [0, hi-lo], LSE(x) - x_k = "
-                      "log(1 + sum_{j!=k} exp(-u_j)); same function for every k, so one proof "
-                      "on [0, hi-lo]^(n-1) covers every region"),
-        "reduction_checked_by_sympy": reduction_ok, "n": n,
-    }, start)
-    cert.ok = cert.ok and reduction_ok
-    return _mark_truncated(cert, f"proved on the box [{_num_str(lo)}, {_num_str(hi)}]^{n} only, not on R^{n}")
-
-
-def softplus_limit_bounds(X: Any = 20.0, max_boxes: int = 20000, prec: int = 128) -> Certificate:
-    """0 <= zeta(x) - x <= e^{-x} on [0, X] and 0 <= zeta(x) <= e^{x} on [-X, 0],
-    zeta(x) = log(1 + e^x) (so zeta(x) ~ x at +inf and zeta(x) -> 0 at -inf)."""
-    start = time.perf_counter()
-    fX = to_fraction(X)
-    if fX < 0:
-        raise ValueError("X >= 0")
-    # g(x) ~ exp(-2x)/2 is computed as a difference of O(x) terms: keep ~3x bits beyond the default
-    prec = max(prec, int(3 * float(fX)) + 64)
-    zeta = sp.log(1 + sp.exp(_x))
-    pos, neg = (Fraction(0), fX), (-fX, Fraction(0))
-    Xs = _num_str(X)
-    specs = [
-        (zeta - _x, pos, f"zeta(x) - x >= 0 on [0, {Xs}]"),
-        (sp.exp(-_x) - (zeta - _x), pos, f"zeta(x) - x <= exp(-x) on [0, {Xs}]"),
-        (zeta, neg, f"zeta(x) >= 0 on [-{Xs}, 0]"),
-        (sp.exp(_x) - zeta, neg, f"zeta(x) <= exp(x) on [-{Xs}, 0]"),
-    ]
-    parts = [prove_nonnegative(g, {_x: b}, s, max_boxes, prec,
-                               domain=f"x in [{_fstr(b[0])}, {_fstr(b[1])}]") for g, b, s in specs]
-    statement = (f"0 <= zeta(x) - x <= exp(-x) for x in [0, {Xs}] and 0 <= zeta(x) <= exp(x) for x in "
-                 f"[-{Xs}, 0], zeta(x) = log(1 + exp(x))  (on these ranges: zeta(x) ~ x as x -> +inf "
-                 f"and zeta(x) -> 0 as x -> -inf)")
-    cert = _combine(parts, statement, f"x in [-{Xs}, {Xs}]", {"X": Xs}, start)
-    return _mark_truncated(cert, f"proved for |x| <= {Xs} only; the limits follow from the bounds, "
-                                 "which are here certified on this range")
-
-
-def ready_made_certificates() -> list[Certificate]:
-    """Every ready-made interval certificate with its default parameters."""
-    return [neg_log1m_le_ratio(), ratio_le_twice(), softmax2_curvature_le_half(),
-            lse_bounds_box(2, -5.0, 5.0), lse_bounds_box(3, -5.0, 5.0), softplus_limit_bounds()]
+def number_text(v: Any) -> str:
+    """A float as its repr, anything else as the exact rational it denotes."""
+    return repr(v) if isinstance(v, float) else fraction_text(to_fraction(v))

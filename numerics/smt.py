@@ -5,9 +5,8 @@ when z3 reports ``unsat`` for ``And(hypotheses, Not(goal))`` (nonlinear real ari
 in it.  ``unknown`` (including a timeout) proves nothing.  Every query records the z3 result string,
 the time it took and the query itself in SMT-LIB form.
 
-The log-sum-exp facts are turned into polynomial statements with ``y_i = exp(x_i)``: exp is a
-bijection R -> (0, inf) and log is increasing, so e.g. ``LSE(x) <= x_k + log n`` is equivalent to
-``sum_j y_j <= n y_k`` for all y in (0, inf)^n.
+A statement about every size n is proved size by size (:func:`prove_for_each_n`): such a
+certificate covers n = 1..n_max only and says so (``complete=False``).
 """
 
 from __future__ import annotations
@@ -19,14 +18,11 @@ from typing import Any, Sequence
 import sympy as sp
 import z3
 
-from theorems.certify import Certificate
+from numerics.certificate import Certificate
 
 METHOD = "z3 (negation unsat)"
 
-__all__ = [
-    "METHOD", "prove_polynomial", "to_z3", "lse_max_bounds_smt", "lse_nonneg_smt", "lse_pairwise_smt",
-    "lse_restriction_smt", "lse_bounds_smt", "softmax2_curvature_smt",
-]
+__all__ = ["METHOD", "prove_polynomial", "prove_for_each_n", "to_z3", "reals", "max_of"]
 
 
 # ----------------------------------------------------------------------------- sympy -> z3
@@ -160,24 +156,25 @@ def prove_polynomial(hypotheses: Sequence[Any], goal: Any, variables: Sequence[A
                        seconds=time.perf_counter() - start)
 
 
-# ----------------------------------------------------------------------------- ready-made LSE facts
+# ----------------------------------------------------------------------------- families of sizes
 
-_SUBST = ("Substituting y_i = exp(x_i) (exp is a bijection R -> (0, inf) and log is increasing, so the "
-          "polynomial statement is equivalent)")
-
-
-def _ys(m: int) -> list[z3.ArithRef]:
-    return [z3.Real(f"y{i}") for i in range(1, m + 1)]
+def reals(prefix: str, m: int) -> list[z3.ArithRef]:
+    """Fresh real variables prefix1..prefixm."""
+    return [z3.Real(f"{prefix}{i}") for i in range(1, m + 1)]
 
 
-def _max_var(name: str, terms: Sequence[z3.ArithRef]) -> tuple[z3.ArithRef, list]:
+def max_of(name: str, terms: Sequence[z3.ArithRef]) -> tuple[z3.ArithRef, list]:
     """A fresh real m with m = max(terms): m >= every term and m equals one of them."""
     m = z3.Real(name)
     return m, [m >= t for t in terms] + [z3.Or([m == t for t in terms])]
 
 
-def _fact(name: str, statement: str, polynomial: str, n_max: int, queries, timeout_ms: int) -> Certificate:
-    """Run ``queries(n)`` -> list of (label, hypotheses, goal, variables) for every n = 1..n_max."""
+def prove_for_each_n(name: str, statement: str, reduction: str, n_max: int, queries: Any,
+                     timeout_ms: int) -> Certificate:
+    """Run ``queries(n)`` -> list of (label, hypotheses, goal, variables) for every n = 1..n_max.
+
+    ``reduction`` says how the statement became polynomial (it is part of the certificate's
+    statement). The certificate covers n = 1..n_max only: ``complete`` is False."""
     start = time.perf_counter()
     per_n = []
     for n in range(1, n_max + 1):
@@ -193,83 +190,10 @@ def _fact(name: str, statement: str, polynomial: str, n_max: int, queries, timeo
         per_n.append({"n": n, "ok": all(r["result"] == "unsat" for r in results), "queries": results})
     ok = all(p["ok"] for p in per_n)
     details = {"solver": f"z3 {z3.get_version_string()}", "timeout_ms": timeout_ms,
-               "substitution": _SUBST, "polynomial_statement": polynomial, "per_n": per_n,
-               "queries": sum(len(p["queries"]) for p in per_n)}
+               "reduction": reduction, "per_n": per_n, "queries": sum(len(p["queries"]) for p in per_n),
+               "truncation": f"n = 1..{n_max} only"}
     if not ok:
         details["failed_n"] = [p["n"] for p in per_n if not p["ok"]]
-    statement = statement.replace("n_max", str(n_max))
-    cert = Certificate(method=METHOD, statement=f"{statement}. {_SUBST}: {polynomial}",
+    return Certificate(method=METHOD, statement=f"{statement.replace('n_max', str(n_max))}. {reduction}",
                        domain=f"n = 1..{n_max}", ok=ok, details=details,
-                       seconds=time.perf_counter() - start)
-    # proved for n <= n_max only (each n is a separate query), not for every n
-    cert.details["truncation"] = f"n = 1..{n_max} only"
-    cert.complete = False
-    return cert
-
-
-def lse_max_bounds_smt(n_max: int = 6, timeout_ms: int = 20000) -> Certificate:
-    """max(x) <= LSE(x) <= max(x) + log n for x in R^n, n = 1..n_max."""
-    def queries(n):
-        y = _ys(n)
-        pos = [yi > 0 for yi in y]
-        m, is_max = _max_var("m", y)
-        total = z3.Sum(y)
-        return [("max <= LSE", pos + is_max, m <= total, y + [m]),
-                ("LSE <= max + log n", pos + is_max, total <= n * m, y + [m])]
-    return _fact("lse_max_bounds", "For every n in 1..n_max and x in R^n: max_i x_i <= LSE(x) <= max_i x_i + "
-                 "log n, LSE(x) = log(sum_i exp(x_i))",
-                 "for y in (0, inf)^n and m = max_j y_j (m >= y_j for all j, m = y_k for some k): "
-                 "m <= sum_j y_j and sum_j y_j <= n*m", n_max, queries, timeout_ms)
-
-
-def lse_nonneg_smt(n_max: int = 6, timeout_ms: int = 20000) -> Certificate:
-    """LSE(x) >= 0 whenever some x_i >= 0."""
-    def queries(n):
-        y = _ys(n)
-        hyps = [yi > 0 for yi in y] + [z3.Or([yi >= 1 for yi in y])]
-        return [("some y_i >= 1 => sum y >= 1", hyps, z3.Sum(y) >= 1, y)]
-    return _fact("lse_nonneg", "For every n in 1..n_max and x in R^n with max_i x_i >= 0: LSE(x) >= 0",
-                 "for y in (0, inf)^n with y_i >= 1 for some i: sum_j y_j >= 1", n_max, queries, timeout_ms)
-
-
-def lse_pairwise_smt(n_max: int = 6, timeout_ms: int = 20000) -> Certificate:
-    """LSE(x) <= max_j LSE(x_{2j-1}, x_{2j}) + log n for x in R^{2n}."""
-    def queries(n):
-        y = _ys(2 * n)
-        pairs = [y[2 * j] + y[2 * j + 1] for j in range(n)]
-        m, is_max = _max_var("m", pairs)
-        hyps = [yi > 0 for yi in y] + is_max
-        return [("sum_j p_j <= n max_j p_j", hyps, z3.Sum(pairs) <= n * m, y + [m])]
-    return _fact("lse_pairwise", "For every n in 1..n_max and x in R^{2n}: LSE(x) <= max_j LSE(x_{2j-1}, x_{2j}) "
-                 "+ log n",
-                 "for y in (0, inf)^{2n}, p_j = y_{2j-1} + y_{2j} and m = max_j p_j: sum_j p_j <= n*m",
-                 n_max, queries, timeout_ms)
-
-
-def lse_restriction_smt(n_max: int = 6, timeout_ms: int = 20000) -> Certificate:
-    """LSE(x_S) <= LSE(x) for every non-empty S (S = first s indices, by permutation symmetry)."""
-    def queries(n):
-        y = _ys(n)
-        pos = [yi > 0 for yi in y]
-        return [(f"S = first {s} indices", pos, z3.Sum(y[:s]) <= z3.Sum(y), y) for s in range(1, n + 1)]
-    return _fact("lse_restriction", "For every n in 1..n_max, x in R^n and non-empty S subset {1..n}: "
-                 "LSE(x_S) <= LSE(x) (LSE is symmetric in its arguments, so S = {1..s}, s = 1..n, covers "
-                 "every S up to a permutation)",
-                 "for y in (0, inf)^n: sum_{i<=s} y_i <= sum_i y_i, s = 1..n", n_max, queries, timeout_ms)
-
-
-def lse_bounds_smt(n_max: int = 6, timeout_ms: int = 20000) -> list[Certificate]:
-    """The four log-sum-exp facts, one Certificate per fact."""
-    return [lse_max_bounds_smt(n_max, timeout_ms), lse_nonneg_smt(n_max, timeout_ms),
-            lse_pairwise_smt(n_max, timeout_ms), lse_restriction_smt(n_max, timeout_ms)]
-
-
-def softmax2_curvature_smt(timeout_ms: int = 20000) -> Certificate:
-    """2 v1 v2 <= 1/2 for v1, v2 >= 0 with v1 + v2 = 1 (= ||diag(v) - v v^T||_2 <= 1/2 on the simplex)."""
-    v1, v2 = z3.Reals("v1 v2")
-    return prove_polynomial(
-        [v1 >= 0, v2 >= 0, v1 + v2 == 1], 2 * v1 * v2 <= z3.RealVal("1/2"), [v1, v2],
-        "||diag(v) - v v^T||_2 <= 1/2 for v in the simplex of R^2: the spectral norm was computed in closed "
-        "form for 2x2 (diag(v) - v v^T = v1 v2 [[1,-1],[-1,1]], eigenvalues 0 and 2 v1 v2), so the claim is "
-        "2 v1 v2 <= 1/2 for v1, v2 >= 0, v1 + v2 = 1",
-        "v1, v2 >= 0, v1 + v2 = 1", timeout_ms)
+                       seconds=time.perf_counter() - start, complete=False)

@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from theorems.cli import app
-from theorems.engine import WITNESS_DIR
+from theorems.frontend.cli import app
+from theorems.papers.merad import PAPER as MERAD
+
+WITNESS_DIR = MERAD.witnesses
 
 runner = CliRunner()
 REPORT_KEYS = {"id", "kind", "source", "verdict", "examples", "min_slack", "worst_ratio", "witness",
@@ -64,13 +66,15 @@ def test_replay_of_a_witness_that_holds_exits_1(tmp_path: Path) -> None:
 PLUGIN = textwrap.dedent('''
     """A user's own claim, outside the clcheck repository."""
     from sympy import Le
-    from theorems import Claim, Kind, Source, parts, register, quantities as q
+    from theorems import Claim, Kind, Source, parts, register
+    from theorems.subjects import mixtures as mx
+    from theorems.subjects import vectors as vec
     from theorems.subjects.mixtures import Mixtures
 
     register(Claim(
         id="mine.mean_le_un_bound", kind=Kind.INEQUALITY,
         source=Source(file="my-paper.pdf", numbering="Lemma 9"),
-        statement=parts(Le(q.L_sup_mu, q.L_un / q.p_min + 2 * q.N_C)),
+        statement=parts(Le(mx.L_sup_mu, mx.L_un / mx.p_min + 2 * mx.N_C)),
         subjects=(Mixtures(classes=(1, 3)),),
     ))
 ''')
@@ -86,7 +90,7 @@ def _env_with_plugin(tmp_path: Path) -> dict[str, str]:
 
 def test_a_claim_registered_outside_the_repo_reaches_the_audit(tmp_path: Path) -> None:
     env = _env_with_plugin(tmp_path)
-    cmd = [sys.executable, "-m", "theorems.cli", "audit", "--paper", "mine", "--budget", "10",
+    cmd = [sys.executable, "-m", "theorems.frontend.cli", "audit", "--paper", "mine", "--budget", "10",
            "--adversarial-starts", "1", "--out", str(tmp_path / "out")]
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -120,11 +124,13 @@ def test_clcheck_train_checkpoints_and_resumes_with_the_saved_configuration(tmp_
 
 FALSE_PLUGIN = textwrap.dedent('''
     from sympy import Le
-    from theorems import Claim, Kind, Source, parts, register, quantities as q
+    from theorems import Claim, Kind, Source, parts, register
+    from theorems.subjects import mixtures as mx
+    from theorems.subjects import vectors as vec
     from theorems.subjects.vectors import Vectors
 
     register(Claim(id="mine.lse_le_max", kind=Kind.INEQUALITY, source=Source(file="x", numbering="y"),
-                   statement=parts(Le(q.lse_x, q.max_x)), subjects=(Vectors(),)))
+                   statement=parts(Le(vec.lse_x, vec.max_x)), subjects=(Vectors(),)))
 ''')
 
 
@@ -132,7 +138,7 @@ def test_an_unrecorded_refutation_fails_the_audit_gate(tmp_path: Path) -> None:
     (tmp_path / "false_claims.py").write_text(FALSE_PLUGIN)
     env = dict(os.environ, PYTHONPATH=str(tmp_path) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                CLCHECK_PLUGINS="false_claims")
-    cmd = [sys.executable, "-m", "theorems.cli", "audit", "--paper", "mine", "--budget", "10",
+    cmd = [sys.executable, "-m", "theorems.frontend.cli", "audit", "--paper", "mine", "--budget", "10",
            "--adversarial-starts", "0", "--out", str(tmp_path / "out")]
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 1, proc.stdout + proc.stderr

@@ -11,12 +11,14 @@ import sympy
 from hypothesis import strategies as st
 from sympy import Ge, Le, log
 
-from theorems import quantities as q
-from theorems.claim import Assumption, Claim, Kind, Source, parts
-from theorems.engine import Budget, check_claim, replay
-from theorems.subjects.base import SubjectFamily
+from theorems.subjects import vectors as vec
+from theorems.engine.claim import Assumption, Claim, Kind, Source, parts
+from theorems.engine.budget import Budget
+from theorems.engine.check import check_claim
+from theorems.engine.witness import replay
+from theorems.engine.family import SubjectFamily
 from theorems.subjects.vectors import Vectors
-from theorems.verdict import Verdict
+from theorems.engine.verdict import Verdict
 
 SRC = Source(file="test", numbering="test")
 FAST = Budget(examples=60, adversarial_starts=2, adversarial_steps=40)
@@ -24,7 +26,7 @@ FAST = Budget(examples=60, adversarial_starts=2, adversarial_steps=40)
 
 def test_false_claim_is_refuted_with_a_shrunk_replayable_witness() -> None:
     # LSE(x) <= max(x) is false as soon as n >= 2 (LSE(0, 0) = log 2)
-    claim = Claim("test.lse_le_max", Kind.INEQUALITY, SRC, parts(Le(q.lse_x, q.max_x)),
+    claim = Claim("test.lse_le_max", Kind.INEQUALITY, SRC, parts(Le(vec.lse_x, vec.max_x)),
                   subjects=(Vectors(),))
     result = check_claim(claim, FAST, seed=0)
     assert result.verdict == Verdict.REFUTED
@@ -41,7 +43,7 @@ def test_false_claim_is_refuted_with_a_shrunk_replayable_witness() -> None:
 
 def test_true_claim_is_consistent_with_slack_and_ratio() -> None:
     claim = Claim("test.max_bound", Kind.INEQUALITY, SRC,
-                  parts(Le(q.lse_x, q.max_x + log(q.n))), subjects=(Vectors(),))
+                  parts(Le(vec.lse_x, vec.max_x + log(vec.n))), subjects=(Vectors(),))
     result = check_claim(claim, FAST, seed=1)
     assert result.verdict == Verdict.CONSISTENT
     assert result.expected
@@ -53,7 +55,7 @@ def test_true_claim_is_consistent_with_slack_and_ratio() -> None:
 
 def test_hypotheses_never_satisfied_is_untested_not_consistent() -> None:
     never = Assumption("impossible", "no vector satisfies this", lambda s: False)
-    claim = Claim("test.untested", Kind.INEQUALITY, SRC, parts(Le(q.max_x, q.lse_x)),
+    claim = Claim("test.untested", Kind.INEQUALITY, SRC, parts(Le(vec.max_x, vec.lse_x)),
                   assumptions=(never,), subjects=(Vectors(),))
     result = check_claim(claim, FAST, seed=0)
     assert result.verdict == Verdict.UNTESTED
@@ -62,7 +64,7 @@ def test_hypotheses_never_satisfied_is_untested_not_consistent() -> None:
 
 
 def test_missing_recorded_witness_makes_the_verdict_unexpected() -> None:
-    claim = Claim("test.recorded", Kind.INEQUALITY, SRC, parts(Le(q.lse_x, q.max_x)),
+    claim = Claim("test.recorded", Kind.INEQUALITY, SRC, parts(Le(vec.lse_x, vec.max_x)),
                   subjects=(Vectors(),), known_refutation="does-not-exist.json")
     result = check_claim(claim, FAST, seed=0)
     assert result.verdict == Verdict.REFUTED
@@ -115,7 +117,7 @@ def test_float_rounding_does_not_hide_a_counterexample() -> None:
 
 
 def test_same_seed_same_result_different_seed_explores_differently() -> None:
-    claim = Claim("test.seeded", Kind.INEQUALITY, SRC, parts(Le(q.lse_x, q.max_x + log(q.n))),
+    claim = Claim("test.seeded", Kind.INEQUALITY, SRC, parts(Le(vec.lse_x, vec.max_x + log(vec.n))),
                   subjects=(Vectors(),))
     budget = Budget(examples=30, adversarial_starts=1, adversarial_steps=10)
     a, b = check_claim(claim, budget, seed=5), check_claim(claim, budget, seed=5)
@@ -125,8 +127,8 @@ def test_same_seed_same_result_different_seed_explores_differently() -> None:
 
 @pytest.mark.parametrize("claim_id", ["merad.prop1.part1", "merad.coupon.variance"])
 def test_recorded_witnesses_still_refute(claim_id: str) -> None:
-    from theorems.engine import recorded_witness
-    from theorems.registry import get
+    from theorems.engine.witness import recorded_witness
+    from theorems.engine.registry import get
 
     claim = get(claim_id)
     data = recorded_witness(claim)
@@ -135,8 +137,8 @@ def test_recorded_witnesses_still_refute(claim_id: str) -> None:
 
 
 def test_tampered_witness_no_longer_refutes() -> None:
-    from theorems.engine import recorded_witness
-    from theorems.registry import get
+    from theorems.engine.witness import recorded_witness
+    from theorems.engine.registry import get
 
     claim = get("merad.prop1.part1")
     data = recorded_witness(claim)
@@ -149,7 +151,7 @@ def test_tampered_witness_no_longer_refutes() -> None:
 def test_adversarial_search_alone_finds_a_thin_counterexample() -> None:
     # LSE(x) <= max(x) + 0.999 log n: violated only when the entries are within ~1e-3 of each other
     claim = Claim("test.thin", Kind.INEQUALITY, SRC,
-                  parts(Le(q.lse_x, q.max_x + sympy.Rational(999, 1000) * log(q.n))),
+                  parts(Le(vec.lse_x, vec.max_x + sympy.Rational(999, 1000) * log(vec.n))),
                   subjects=(Vectors(),))
     result = check_claim(claim, Budget(examples=0, adversarial_starts=4, adversarial_steps=200), seed=0)
     assert result.verdict == Verdict.REFUTED

@@ -12,9 +12,10 @@ from numerics import augmented as ag
 from numerics.augmented import AugArrays, AugmentedSetting
 from numerics.backend import FLOAT, mp_backend
 from numerics.errors import AssumptionError
-from theorems import huang_proofs as proofs
-from theorems.engine import Budget, check_claim
-from theorems.registry import all_claims
+from theorems.papers.huang import certificates as proofs
+from theorems.engine.budget import Budget
+from theorems.engine.check import check_claim
+from theorems.engine.registry import all_claims
 from theorems.subjects.augmented import AugmentedFamily
 
 
@@ -154,6 +155,6 @@ def test_every_huang_id_is_registered() -> None:
 @pytest.mark.parametrize("claim", all_claims(["huang"]), ids=lambda c: c.id)
 def test_claim_verdict(claim) -> None:
     result = check_claim(claim, Budget(examples=12, adversarial_starts=1, adversarial_steps=10, shrink_tries=20,
-                                       quick_exhaustive=True))
+                                       quick=True))
     assert result.verdict.value == EXPECTED[claim.id], result.reason
     assert result.expected

@@ -12,7 +12,8 @@ import pytest
 import sympy as sp
 
 from numerics import interval as I
-from theorems.certify import Certificate
+from numerics.certificate import Certificate
+from theorems.papers.merad import provers as merad
 
 x, y, t = sp.symbols("x y t", real=True)
 
@@ -47,12 +48,12 @@ def _parts(cert: Certificate) -> list[dict]:
 # ----------------------------------------------------------------------------- ready-made
 
 @pytest.mark.parametrize("factory", [
-    I.neg_log1m_le_ratio,
-    I.ratio_le_twice,
-    I.softmax2_curvature_le_half,
-    lambda: I.lse_bounds_box(2, -5.0, 5.0),
-    lambda: I.lse_bounds_box(3, -3.0, 4.0),
-    lambda: I.softplus_limit_bounds(20.0),
+    merad.neg_log1m_le_ratio,
+    merad.ratio_le_twice,
+    merad.softmax2_curvature_le_half,
+    lambda: merad.lse_bounds_box(2, -5.0, 5.0),
+    lambda: merad.lse_bounds_box(3, -3.0, 4.0),
+    lambda: merad.softplus_limit_bounds(20.0),
 ], ids=["neg_log1m_le_ratio", "ratio_le_twice", "softmax2_curvature", "lse2", "lse3", "softplus"])
 def test_ready_made_certifies(factory):
     cert = factory()
@@ -66,21 +67,21 @@ def test_ready_made_certifies(factory):
 
 
 def test_softmax2_statement_and_closed_form():
-    cert = I.softmax2_curvature_le_half()
+    cert = merad.softmax2_curvature_le_half()
     assert "closed form" in cert.statement and "2x2" in cert.statement
     assert cert.details["closed_form_check"]["matrix_identity"]
     assert cert.details["closed_form_check"]["eigenvalues_are_0_and_2t(1-t)"]
 
 
 def test_lse_reduction_checked():
-    cert = I.lse_bounds_box(3, -2, 2)
+    cert = merad.lse_bounds_box(3, -2, 2)
     assert cert.ok and cert.details["reduction_checked_by_sympy"]
     assert cert.domain == "x in [-2, 2]^3"
 
 
 def test_tangent_corner_uses_vertex_test():
     # g(0) = 0 with g'(0) = 0: only the vertex expansion can certify the box touching 0
-    cert = I.neg_log1m_le_ratio()
+    cert = merad.neg_log1m_le_ratio()
     assert cert.ok
     first = [b for b in cert.details["boxes"] if b["box"][0][0] == "0"]
     assert first and first[0]["test"] == "taylor-vertex"
@@ -123,7 +124,7 @@ def test_refuses_softmax2_minus_epsilon():
 @pytest.mark.parametrize("n", [2, 3])
 @pytest.mark.parametrize("factor", ["99/100", 0.99])
 def test_refuses_lse_with_smaller_log_n(n, factor):
-    cert = I.lse_bounds_box(n, -5.0, 5.0, log_n_factor=factor)
+    cert = merad.lse_bounds_box(n, -5.0, 5.0, log_n_factor=factor)
     assert not cert.ok
     upper = cert.details["parts"][1]
     assert not upper["ok"]

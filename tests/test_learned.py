@@ -8,13 +8,17 @@ import numpy as np
 import pytest
 
 from numerics.backend import FLOAT
-from theorems import learned
-from theorems import merad_experiments as ex
-from theorems import quantities as q
-from theorems.engine import Budget, check_claim, replay, witness_json, probe
-from theorems.registry import get
+from training import snapshots as learned
+from theorems.papers.merad import experiments as ex
+from theorems.subjects import mixtures as mx
+from theorems.engine.budget import Budget
+from theorems.engine.claim import RunContext
+from theorems.engine.check import check_claim
+from theorems.engine.probe import probe
+from theorems.engine.witness import replay, witness_json
+from theorems.engine.registry import get
 from theorems.subjects.learned import LearnedMixtures, NormSnapshots, snapshot_mixture
-from theorems.verdict import Verdict
+from theorems.engine.verdict import Verdict
 
 TINY = learned.RunSpec("tiny", seed=3, n_negatives=1, steps=10, log_every=5, per_class=3)
 
@@ -47,8 +51,8 @@ def test_snapshot_mixtures_are_valid_subjects(cache: Path) -> None:
     fam = LearnedMixtures([TINY], [TINY], ks=(1, 9))
     subjects = list(fam.exhaustive(quick=True))
     assert len(subjects) == 4 and {s.k for s in subjects} == {1, 9}
-    values = fam.quantities(subjects[-1], [q.L_un, q.L_sup_mu, q.L_sup], FLOAT)
-    assert values[q.L_sup] <= values[q.L_sup_mu] + 1e-12
+    values = fam.quantities(subjects[-1], [mx.L_un, mx.L_sup_mu, mx.L_sup], FLOAT)
+    assert values[mx.L_sup] <= values[mx.L_sup_mu] + 1e-12
     assert fam.origin == "learned" and "tiny seed 3 step" in fam.describe(subjects[-1])
 
 
@@ -69,7 +73,7 @@ def test_output_norm_subjects(cache: Path) -> None:
 
 
 def test_theorem1_quick_experiment_decreases_the_loss_and_reports_its_numbers(cache: Path) -> None:
-    outcome = ex.theorem1(seed=0, quick=True, out_dir=cache)
+    outcome = ex.theorem1(RunContext(seed=0, quick=True, out_dir=cache))
     assert outcome.verdict in (Verdict.CONSISTENT, Verdict.INCONCLUSIVE, Verdict.REFUTED)
     assert outcome.parameters["widths"] == list(ex.QUICK_WIDTHS)
     assert outcome.effect_size < 0  # log10(final / initial): the loss went down
@@ -80,14 +84,14 @@ def test_theorem1_quick_experiment_decreases_the_loss_and_reports_its_numbers(ca
 
 def test_observation_claims_run_on_the_quick_learned_runs(cache: Path) -> None:
     for cid in ("merad.fig1", "merad.assumption2"):
-        result = check_claim(get(cid), Budget(examples=0, adversarial_starts=0, quick_exhaustive=True))
+        result = check_claim(get(cid), Budget(examples=0, adversarial_starts=0, quick=True))
         assert result.verdict == Verdict.CONSISTENT, result.to_json()
         assert result.subject_kinds and set(result.subject_kinds.values()) == {"learned"}
         assert result.examples > 0
 
 
 def test_huang_learned_subjects_are_normalized_as_their_claims_assume(cache: Path) -> None:
-    from theorems.huang_experiments import LearnedAugmented
+    from theorems.papers.huang.experiments import LearnedAugmented
     from theorems.subjects.augmented import features
 
     nce = list(LearnedAugmented("infonce").exhaustive(quick=True))

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from theorems import proofs as pf
-from theorems.cli import app
-from theorems.registry import all_claims
-from theorems.verdict import ClaimResult, Verdict
+from theorems.frontend import proof_pages as pf
+from theorems.frontend.cli import app
+from theorems.engine.registry import all_claims
+from theorems.engine.verdict import ClaimResult, Verdict
 
 PAGE = '''# demo.claim
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from theorems.engine import Budget, check_claim
-from theorems.registry import get
-from theorems.ren_model import (DataModel, alignment_score, balance_score, condition_number, stable_rank)
+from theorems.engine.budget import Budget
+from theorems.engine.check import check_claim
+from theorems.engine.registry import get
+from theorems.papers.ren.model import (DataModel, alignment_score, balance_score, condition_number, stable_rank)
 
 REN_IDS = ["ren.alignment_score", "ren.balance_score", "ren.unbalanced_example", "ren.theorem43a",
            "ren.theorem43b", "ren.stagewise"]
@@ -67,6 +68,6 @@ def test_data_model_condition_number_is_kappa(kappa: float) -> None:
 @pytest.mark.parametrize("claim_id", REN_IDS)
 def test_ren_claim_expected_verdict(claim_id: str) -> None:
     claim = get(claim_id)
-    result = check_claim(claim, Budget(examples=0, adversarial_starts=0, quick_exhaustive=True))
+    result = check_claim(claim, Budget(examples=0, adversarial_starts=0, quick=True))
     assert result.verdict.value in claim.expect, result.reason
     assert result.expected

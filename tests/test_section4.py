@@ -11,10 +11,10 @@ from sympy import Eq, log
 
 from numerics import triplet as tl
 from numerics.backend import FLOAT, mp_backend, torch_backend
-from theorems import quantities as q
-from theorems.claim import Claim, Kind, Source, parts
-from theorems.engine import probe
-from theorems.lemma3_tightness import hessian_norm_sup
+from theorems.subjects import triplets as tp
+from theorems.engine.claim import Claim, Kind, Source, parts
+from theorems.engine.probe import probe
+from theorems.papers.merad.lemma3_tightness import hessian_norm_sup
 from theorems.subjects.triplets import TripletSubject, Triplets
 
 RNG = np.random.default_rng(0)
@@ -70,7 +70,7 @@ def test_proof_gradient_keeps_relative_accuracy_when_v2_is_tiny() -> None:
 
 def test_a_violation_that_vanishes_with_more_digits_is_not_a_counterexample() -> None:
     # zeta(u) = -log(1 - v2) is exact, but at u = 660 v2 = 1 - e^-660 rounds to 1 at 60 digits
-    claim = Claim("test.precision", Kind.IDENTITY, Source("t", "t"), parts(Eq(q.ell, -log(1 - q.v2))),
+    claim = Claim("test.precision", Kind.IDENTITY, Source("t", "t"), parts(Eq(tp.ell, -log(1 - tp.v2))),
                   subjects=(Triplets(),))
     subject = TripletSubject(np.array([[22.0], [0.0], [30.0]]), np.zeros((3, 1)), 30.0)
     p = probe(claim, claim.subjects[0], subject)

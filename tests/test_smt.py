@@ -10,7 +10,8 @@ import sympy as sp
 import z3
 
 from numerics import smt as S
-from theorems.certify import Certificate
+from numerics.certificate import Certificate
+from theorems.papers.merad import provers as merad
 
 
 def _dumps(cert: Certificate) -> str:
@@ -18,7 +19,7 @@ def _dumps(cert: Certificate) -> str:
 
 
 def test_lse_bounds_smt_all_facts():
-    certs = S.lse_bounds_smt(6)
+    certs = merad.lse_bounds_smt(6)
     assert len(certs) == 4
     for cert in certs:
         assert cert.ok, cert.details
@@ -33,15 +34,15 @@ def test_lse_bounds_smt_all_facts():
     assert [len(p["queries"]) for p in certs[3].details["per_n"]] == list(range(1, 7))
 
 
-@pytest.mark.parametrize("fn", [S.lse_max_bounds_smt, S.lse_nonneg_smt, S.lse_pairwise_smt,
-                                S.lse_restriction_smt])
+@pytest.mark.parametrize("fn", [merad.lse_max_bounds_smt, merad.lse_nonneg_smt, merad.lse_pairwise_smt,
+                                merad.lse_restriction_smt])
 def test_individual_facts(fn):
     cert = fn(3)
     assert cert.ok and cert.domain == "n = 1..3"
 
 
 def test_softmax2_curvature_smt():
-    cert = S.softmax2_curvature_smt()
+    cert = merad.softmax2_curvature_smt()
     assert cert.ok and cert.details["result"] == "unsat"
     assert "closed form" in cert.statement
     _dumps(cert)

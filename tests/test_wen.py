@@ -5,9 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from theorems import wen, wen_model as wm
-from theorems.engine import Budget, check_claim
-from theorems.registry import get
+from theorems.papers.wen import claims as wen
+from theorems.papers.wen import model as wm
+from theorems.engine.budget import Budget
+from theorems.engine.check import check_claim
+from theorems.engine.registry import get
 
 
 def test_masks_are_complementary() -> None:
@@ -68,6 +70,6 @@ def test_loss_is_finite_and_views_used() -> None:
 @pytest.mark.parametrize("claim_id", ["wen.mask_decorrelation", "wen.theorem32", "wen.theorem34", "wen.downstream"])
 def test_expected_verdict(claim_id: str) -> None:
     claim = get(claim_id)
-    result = check_claim(claim, Budget(examples=0, adversarial_starts=0, quick_exhaustive=True))
+    result = check_claim(claim, Budget(examples=0, adversarial_starts=0, quick=True))
     assert result.expected, result.expected_note + " " + result.reason
     assert result.verdict.value in claim.expect

@@ -1,22 +1,36 @@
-"""Training contrastive encoders: the losses of Merad et al. (6), (11) and Huang et al., encoders, a small loop.
+"""Training contrastive encoders: the losses of Merad et al. (6), (11) and Huang et al., encoders, one loop.
 
-One short module per job: ``device`` (device, mixed precision, seeds), ``encoders``,
-``losses``, ``data`` (digits, D_sim/D_neg sampling, fixed triplets), ``loop``
-(TrainConfig, train, checkpoints) and ``cli`` (``train_command``).
+One short module per job: ``names`` (the choices a run takes), ``device`` (device, mixed
+precision, process settings), ``encoders``, ``losses``, ``data`` (digits, D_sim/D_neg sampling,
+fixed triplets), ``loop`` (TrainConfig, the one training loop, checkpoints), ``cache`` (the one
+cache of trained runs), ``snapshots`` (runs seen as test subjects) and ``cli`` (``train_command``).
+
+The names below are imported on first use (PEP 562), so ``import training`` does not import torch.
 """
 
-from training.data import (LatentClassSampler, TripletSet, augment, fixed_triplets, load_digits_data,
-                           synthetic_latent_classes, views)
-from training.device import autocast_context, seed_everything, select_device
-from training.encoders import ConvEncoder, DeepReLUEncoder, EncoderConfig, MLPEncoder, build_encoder
-from training.losses import (contrastive_loss_n, contrastive_loss_shared_negatives, cross_correlation_loss,
-                             infonce_loss, positive_only_loss, triplet_objective)
-from training.loop import TrainConfig, TrainResult, config_from_dict, load_encoder, train
+from __future__ import annotations
 
-__all__ = [
-    "ConvEncoder", "DeepReLUEncoder", "EncoderConfig", "LatentClassSampler", "MLPEncoder", "TrainConfig",
-    "TrainResult", "TripletSet", "augment", "autocast_context", "build_encoder", "config_from_dict",
-    "contrastive_loss_n", "contrastive_loss_shared_negatives", "cross_correlation_loss", "fixed_triplets",
-    "infonce_loss", "load_digits_data", "load_encoder", "positive_only_loss", "seed_everything", "select_device",
-    "synthetic_latent_classes", "train", "triplet_objective", "views",
-]
+import importlib
+from typing import Any
+
+_WHERE = {
+    "LatentClassSampler": "data", "TripletSet": "data", "augment": "data", "fixed_triplets": "data",
+    "load_digits_data": "data", "synthetic_latent_classes": "data", "views": "data",
+    "autocast_context": "device", "configure_process": "device", "seed_everything": "device",
+    "select_device": "device",
+    "ConvEncoder": "encoders", "DeepReLUEncoder": "encoders", "EncoderConfig": "encoders", "MLPEncoder": "encoders",
+    "build_encoder": "encoders",
+    "contrastive_loss_n": "losses", "contrastive_loss_shared_negatives": "losses", "cross_correlation_loss": "losses",
+    "infonce_loss": "losses", "positive_only_loss": "losses", "triplet_objective": "losses",
+    "TrainConfig": "loop", "TrainResult": "loop", "config_from_dict": "loop", "descend": "loop",
+    "load_encoder": "loop", "optimize": "loop", "train": "loop",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'training' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"training.{module}"), name)

@@ -1,4 +1,4 @@
-"""``train_command``: the body of ``clcheck train`` (typer-compatible; registered by theorems/cli.py).
+"""``train_command``: the body of ``clcheck train`` (typer-compatible; registered by the front end).
 
 Register with ``app.command("train")(train_command)``; it is also a plain function:
 ``train_command(steps=50, out="runs/x")`` returns the checkpoint path.
@@ -10,13 +10,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Optional
 
-import torch
 import typer
 from rich.console import Console
 
 from numerics.errors import AssumptionError
-from training.encoders import ENCODER_KINDS, EncoderConfig
-from training.loop import DATA_NAMES, LOSS_NAMES, TrainConfig, config_from_dict, train
+from training.names import DATA_NAMES, ENCODER_KINDS, LOSS_NAMES
 
 
 def train_command(
@@ -38,6 +36,13 @@ def train_command(
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
 ) -> Optional[Path]:
     """Train an encoder contrastively and print where the checkpoint went."""
+    import torch
+
+    from training.device import configure_process
+    from training.encoders import EncoderConfig
+    from training.loop import TrainConfig, config_from_dict, train
+
+    configure_process()
     console = Console()
     try:
         if resume is not None:

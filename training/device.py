@@ -63,3 +63,15 @@ def seed_everything(seed: int, device: torch.device | None = None) -> None:
     torch.manual_seed(int(seed))  # seeds CUDA generators too
     if device is None or device.type == "cpu":
         torch.use_deterministic_algorithms(True, warn_only=True)
+
+
+def configure_process(threads: int = 1) -> None:
+    """Process-wide torch settings, made once by the entry points (CLI, pytest plugin, benchmarks).
+
+    One thread: on 2 shared cores small steps stall 10-50x when two threads wait on each other.
+    Deterministic kernels (``warn_only``): a fixed seed gives bit-identical parameters on CPU.
+    Library functions never change these settings themselves.
+    """
+    if torch.get_num_threads() != threads:
+        torch.set_num_threads(threads)
+    torch.use_deterministic_algorithms(True, warn_only=True)

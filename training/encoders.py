@@ -14,8 +14,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from numerics.errors import AssumptionError
+from training.names import ENCODER_KINDS
 
-ENCODER_KINDS = ("deep_relu", "mlp", "linear", "conv")
 
 
 class DeepReLUEncoder(nn.Module):

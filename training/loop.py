@@ -1,4 +1,8 @@
-"""A small training loop: batch -> loss -> log -> backward -> step, with checkpoints that save their config.
+"""The training loop: batch -> loss -> log -> backward -> step, with checkpoints that save their config.
+
+Every training run of the project goes through :func:`optimize`: :func:`train` (encoders on
+digits, synthetic data or fixed triplets) and :func:`descend` (plain gradient descent on the
+papers' own models).
 
 ``step`` counts the optimizer updates already applied: the entry logged at step s
 holds the loss of batch s at the parameters after s updates, so step 0 is the
@@ -24,13 +28,10 @@ from torch import nn
 from numerics.errors import AssumptionError
 from training import losses
 from training.data import LatentClassSampler, augment, fixed_triplets, load_digits_data, synthetic_latent_classes, views
-from training.device import autocast_context, seed_everything, select_device
+from training.device import autocast_context, select_device
 from training.encoders import EncoderConfig, build_encoder
+from training.names import DATA_NAMES, LOSS_NAMES, OPTIMIZERS, POSITIVES
 
-LOSS_NAMES = ("contrastive", "triplet", "infonce", "barlow", "positive")
-DATA_NAMES = ("digits", "synthetic", "triplets")
-OPTIMIZERS = ("adam", "sgd")
-POSITIVES = ("class", "views")
 # fields that must agree between a checkpoint and the config that resumes it
 RESUME_FIELDS = ("encoder", "loss", "n_negatives", "batch_size", "optimizer", "seed", "data", "augment",
                  "positives", "temperature", "barlow_lambda", "n_triplets")
@@ -172,15 +173,68 @@ def compute_loss(config: TrainConfig, encoder: nn.Module, batch: Batch) -> torch
     return losses.positive_only_loss(za, zp)
 
 
+def optimize(objective: Callable[[int], torch.Tensor], update: Callable[[int, torch.Tensor], None], steps: int, *,
+             start: int = 0, log_every: int = 1, on_log: Callable[[int, torch.Tensor, bool], None] | None = None,
+             before_step: Callable[[int], None] | None = None,
+             final_objective: Callable[[], torch.Tensor] | None = None) -> int:
+    """The loop every training run of the project goes through.
+
+    At each step s = start .. steps - 1: ``before_step(s)`` (checkpoints), ``loss = objective(s)``
+    (the loss at the parameters after s updates), ``on_log(s, loss, False)`` every ``log_every``
+    steps, then ``update(s, loss)``. After the last update the final loss
+    (``final_objective()``, default ``objective(steps)``) is logged with ``final=True``. A
+    non-finite loss is logged and stops the loop (a diverged run); returns the step reached.
+    Nothing runs and nothing is logged when ``start >= steps``.
+    """
+    if start >= steps:
+        return start
+    for step in range(start, steps):
+        if before_step is not None:
+            before_step(step)
+        loss = objective(step)
+        finite = bool(torch.isfinite(loss.detach()).all())
+        if on_log is not None and (step % log_every == 0 or not finite):
+            on_log(step, loss, False)
+        if not finite:
+            return step
+        update(step, loss)
+    loss = final_objective() if final_objective is not None else objective(steps)
+    if on_log is not None:
+        on_log(steps, loss, True)
+    return steps
+
+
+def descend(params: list[torch.Tensor], objective: Callable[[int], torch.Tensor], steps: int,
+            lr: float | Callable[[int], float], *, log_every: int = 1,
+            on_log: Callable[[int, torch.Tensor, bool], None] | None = None) -> int:
+    """Plain gradient descent p <- p - lr grad on ``params`` (leaf tensors), through :func:`optimize`:
+    the dynamics of the papers' own models (full-batch GD, population SGD with fresh samples)."""
+    def update(step: int, loss: torch.Tensor) -> None:
+        grads = torch.autograd.grad(loss, params)
+        rate = lr(step) if callable(lr) else lr
+        with torch.no_grad():
+            for p, g in zip(params, grads):
+                p -= rate * g
+
+    return optimize(objective, update, steps, log_every=log_every, on_log=on_log)
+
+
 def train(config: TrainConfig, on_log: OnLog | None = None, resume_from: str | Path | None = None,
           progress: bool = True) -> TrainResult:
     """Train ``build_encoder(config.encoder)`` with ``config.loss``; see the module docstring for step semantics.
 
     ``on_log(step, encoder, entry)`` runs at step 0, every ``log_every`` steps and after
-    the last step; keys it adds to ``entry`` are kept in the history.
+    the last step; keys it adds to ``entry`` are kept in the history. The run seeds torch inside
+    ``torch.random.fork_rng``: the caller's global RNG state is left as it was.
     """
     device = select_device(config.device)
-    seed_everything(config.seed, device)
+    with torch.random.fork_rng(devices=[device] if device.type == "cuda" else []):
+        torch.manual_seed(config.seed)
+        return _train(config, device, on_log, resume_from, progress)
+
+
+def _train(config: TrainConfig, device: torch.device, on_log: OnLog | None, resume_from: str | Path | None,
+           progress: bool) -> TrainResult:
     batches = _Batches(config, device)
     encoder = build_encoder(config.encoder).to(device)
     optimizer = _optimizer(config, encoder)
@@ -189,9 +243,10 @@ def train(config: TrainConfig, on_log: OnLog | None = None, resume_from: str | P
     start, history = 0, []
     if resume_from is not None:
         start, history = _restore(Path(resume_from), config, encoder, optimizer, scaler, batches)
-    t0, ckpt, loss, batch = time.perf_counter(), None, None, None
+    t0 = time.perf_counter()
+    state: dict[str, Any] = {"ckpt": None, "loss": None, "batch": None}
 
-    def log(step: int, value: torch.Tensor, final: bool = False) -> None:
+    def log(step: int, value: torch.Tensor, final: bool) -> None:
         entry = {"step": step, "loss": float(value.item()), "seconds": time.perf_counter() - t0}
         if final:
             entry["final"] = True
@@ -203,30 +258,36 @@ def train(config: TrainConfig, on_log: OnLog | None = None, resume_from: str | P
         history.append(entry)
 
     def save(step: int) -> Path:
-        state = _checkpoint(config, device, step, encoder, optimizer, scaler, batches, history, loss)
-        return _write(out, step, state)  # type: ignore[arg-type]
+        ckpt = _checkpoint(config, device, step, encoder, optimizer, scaler, batches, history, state["loss"])
+        return _write(out, step, ckpt)  # type: ignore[arg-type]
+
+    def before_step(step: int) -> None:
+        if out is not None and config.checkpoint_every and step > start and step % config.checkpoint_every == 0:
+            state["ckpt"] = save(step)
+
+    def objective(step: int) -> torch.Tensor:
+        state["batch"] = batches.draw()
+        with autocast_context(device, config.amp):
+            state["loss"] = compute_loss(config, encoder, state["batch"])
+        return state["loss"]
+
+    def final_objective() -> torch.Tensor:  # the last batch at the final parameters (draws no randomness)
+        with torch.no_grad(), autocast_context(device, config.amp):
+            return compute_loss(config, encoder, state["batch"])
 
     with _progress_bar(progress, config.steps, start) as advance:
-        for step in range(start, config.steps):
-            if out is not None and config.checkpoint_every and step > start and step % config.checkpoint_every == 0:
-                ckpt = save(step)
-            batch = batches.draw()  # batch
-            with autocast_context(device, config.amp):
-                loss = compute_loss(config, encoder, batch)  # loss
-            if step % config.log_every == 0:
-                log(step, loss)  # log (the parameters after `step` updates)
+        def update(step: int, loss: torch.Tensor) -> None:
             optimizer.zero_grad(set_to_none=True)
-            scaler.scale(loss).backward()  # backward
-            scaler.step(optimizer)  # step
+            scaler.scale(loss).backward()
+            scaler.step(optimizer)
             scaler.update()
             advance(loss if step % config.log_every == 0 else None)
-    if batch is not None:  # final entry: the last batch at the final parameters (draws no randomness)
-        with torch.no_grad(), autocast_context(device, config.amp):
-            loss = compute_loss(config, encoder, batch)
-        log(config.steps, loss, final=True)
+
+        optimize(objective, update, config.steps, start=start, log_every=config.log_every, on_log=log,
+                 before_step=before_step, final_objective=final_objective)
     if out is not None:
-        ckpt = save(max(start, config.steps))
-    return TrainResult(encoder=encoder, history=history, checkpoint=ckpt)
+        state["ckpt"] = save(max(start, config.steps))
+    return TrainResult(encoder=encoder, history=history, checkpoint=state["ckpt"])
 
 
 def load_encoder(checkpoint: str | Path | dict[str, Any], device: str = "cpu") -> tuple[nn.Module, TrainConfig]:

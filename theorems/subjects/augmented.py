@@ -28,7 +28,41 @@ from numerics import augmented as ag
 from numerics.augmented import AugArrays, AugmentedSetting
 from numerics.backend import FLOAT, Backend
 from numerics.errors import AssumptionError
-from theorems.subjects.base import SubjectFamily
+from theorems.engine.family import SubjectFamily
+from theorems.engine.quantity import quantity
+
+# -- the quantities of Huang et al. (exact finite sums over an augmented setting) ----------------------
+L_nce = quantity("L_InfoNCE", doc="L_InfoNCE as printed")
+L1_nce = quantity("L1_InfoNCE", doc="1/2 E||f(x1) - f(x2)||^2 - 1")
+L2_nce = quantity("L2_InfoNCE", doc="E log(e^{f1.f2} + e^{f1.f-})")
+L_cc = quantity("L_CrossCorr", range=(0, None), doc="sum (1 - C_ii)^2 + lam sum_{i != j} C_ij^2")
+L1_cc = quantity("L1_CrossCorr", range=(0, None), doc="sum_i (1 - C_ii)^2")
+L2_cc = quantity("L2_CrossCorr", range=(0, None), doc="||C - I_d||_F^2")
+lam = quantity("lambda")
+bt_lhs = quantity("norm_sum_pmumu_minus_I", range=(0, None), doc="||sum_k p_k mu_k mu_k^T - I_d||^2")
+bt_gram = quantity("norm_UtU_minus_I", range=(0, None), doc="||U^T U - I_K||^2")
+bt_sum = quantity("sum_kl_sq", range=(0, None), doc="sum_{k,l} (sqrt(p_k p_l) mu_k^T mu_l - delta_kl)^2")
+d_dim = quantity("d", integer=True, range=(1, None))
+K_cls = quantity("K", integer=True, range=(1, None))
+tb_pair = quantity("max_pair_pp_dot_sq", range=(0, None), doc="max_{k != l} p_k p_l (mu_k^T mu_l)^2")
+L_pos = quantity("L_positive", range=(0, None), doc="E_x E_{x1,x2} ||f(x1) - f(x2)||^2")
+L_align = quantity("L_align", range=(0, None), doc="the same expectation (Theorem 1)")
+tau_bt = quantity("tau", range=(0, None), doc="||C - sum_k p_k mu_k mu_k^T||^2")
+th4_dot = quantity("th4_mu_k_dot_mu_l", doc="mu_k^T mu_l at the pair worst for Theorem 4")
+th4_pk = quantity("th4_p_k", range=(0, 1))
+th4_pl = quantity("th4_p_l", range=(0, 1))
+th3_dot = quantity("th3_mu_k_dot_mu_l", doc="the same for Theorem 3")
+th3_pk = quantity("th3_p_k", range=(0, 1))
+th3_pl = quantity("th3_p_l", range=(0, 1))
+L2s_pairs = quantity("L2_simple_pairs", doc="E f(x1)^T f(x-)")
+L2s_mean = quantity("L2_simple_mean", range=(0, None), doc="||E f||^2")
+nn_mismatch = quantity("nn_argmin_argmax_mismatches", integer=True, range=(0, None))
+nn_gap = quantity("nn_score_gap", range=(0, None))
+err_G = quantity("Err_G", range=(0, 1), doc="Err(G_f)")
+sigma = quantity("sigma", range=(0, 1))
+R_eps = quantity("R_eps", range=(0, 1))
+eps_s = quantity("epsilon", range=(0, None))
+A_size = quantity("A_size", integer=True, range=(1, None), doc="|A(x)|")
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,11 +159,25 @@ class AugmentedFamily(SubjectFamily):
         self.classes, self.integer, self.radius = classes, integer, radius
         self.name = name or f"augmented settings ({encoder}, {norm}, {inputs} inputs)"
 
+    symbols = frozenset({L_nce, L1_nce, L2_nce, L_cc, L1_cc, L2_cc, lam, bt_lhs, bt_gram, bt_sum, d_dim, K_cls,
+                         tb_pair, L_pos, L_align, tau_bt, th4_dot, th4_pk, th4_pl, th3_dot, th3_pk, th3_pl,
+                         L2s_pairs, L2s_mean, nn_mismatch, nn_gap, err_G, sigma, R_eps, eps_s, A_size})
+
     @property
     def differentiable(self) -> frozenset[sympy.Symbol]:  # type: ignore[override]
         if self.encoder == "table" and self.integer:
             return frozenset()
-        return frozenset(_SYMBOLS) - {ag.nn_mismatch, ag.nn_gap, ag.err_G, ag.sigma, ag.R_eps}
+        # the classifier's error and the (sigma, delta) cliques are discrete: no gradient
+        return self.symbols - {nn_mismatch, nn_gap, err_G, sigma, R_eps}
+
+    def validate(self, subject: AugSubject) -> None:
+        setting = subject.setting
+        if (subject.encoder, subject.norm) != (self.encoder, self.norm):
+            raise AssumptionError(f"{self.name}: a {subject.encoder}/{subject.norm} encoder is not of this family")
+        if not self.classes[0] <= setting.n_classes <= self.classes[1]:
+            raise AssumptionError(f"{self.name}: K = {setting.n_classes} is outside {list(self.classes)}")
+        if not np.all(np.isfinite(setting.feats)):
+            raise AssumptionError(f"{self.name}: the encoder values contain NaN or inf")
 
     # -- drawing ----------------------------------------------------------------------------------
     def strategy(self) -> st.SearchStrategy[AugSubject]:
@@ -241,37 +289,37 @@ class AugmentedFamily(SubjectFamily):
             return xp.asarray(ag.classification_error(s, ag.nn_predict(s)))
 
         compute = {
-            ag.L_nce: lambda: ag.infonce(arr),
-            ag.L1_nce: lambda: ag.infonce_l1(arr),
-            ag.L2_nce: lambda: ag.infonce_l2(arr),
-            ag.L_cc: lambda: cc()["loss"],
-            ag.L1_cc: lambda: cc()["l1"],
-            ag.L2_cc: lambda: cc()["l2"],
-            ag.lam: lambda: xp.asarray(subject.lam),
-            ag.bt_lhs: lambda: bt()["lhs"],
-            ag.bt_gram: lambda: bt()["gram"],
-            ag.bt_sum: lambda: bt()["sum"],
-            ag.d_dim: lambda: xp.asarray(float(d)),
-            ag.K_cls: lambda: xp.asarray(float(K)),
-            ag.tb_pair: tb,
-            ag.L_pos: lambda: ag.align_loss(arr),
-            ag.L_align: lambda: ag.align_loss(arr),
-            ag.tau_bt: tau,
-            ag.th4_dot: lambda: pair_value("4", 0),
-            ag.th4_pk: lambda: pair_value("4", 1),
-            ag.th4_pl: lambda: pair_value("4", 2),
-            ag.th3_dot: lambda: pair_value("3", 0),
-            ag.th3_pk: lambda: pair_value("3", 1),
-            ag.th3_pl: lambda: pair_value("3", 2),
-            ag.L2s_pairs: lambda: ag.simple_l2_pairs(arr),
-            ag.L2s_mean: lambda: ag.simple_l2_mean(arr),
-            ag.nn_mismatch: nn_mis,
-            ag.nn_gap: lambda: ag.nn_score_gap(arr),
-            ag.err_G: err,
-            ag.sigma: lambda: xp.asarray(ag.sigma_of(s, subject.delta)[0]),
-            ag.R_eps: lambda: xp.asarray(ag.r_eps(s, subject.eps)),
-            ag.eps_s: lambda: xp.asarray(subject.eps),
-            ag.A_size: lambda: xp.asarray(float(s.a)),
+            L_nce: lambda: ag.infonce(arr),
+            L1_nce: lambda: ag.infonce_l1(arr),
+            L2_nce: lambda: ag.infonce_l2(arr),
+            L_cc: lambda: cc()["loss"],
+            L1_cc: lambda: cc()["l1"],
+            L2_cc: lambda: cc()["l2"],
+            lam: lambda: xp.asarray(subject.lam),
+            bt_lhs: lambda: bt()["lhs"],
+            bt_gram: lambda: bt()["gram"],
+            bt_sum: lambda: bt()["sum"],
+            d_dim: lambda: xp.asarray(float(d)),
+            K_cls: lambda: xp.asarray(float(K)),
+            tb_pair: tb,
+            L_pos: lambda: ag.align_loss(arr),
+            L_align: lambda: ag.align_loss(arr),
+            tau_bt: tau,
+            th4_dot: lambda: pair_value("4", 0),
+            th4_pk: lambda: pair_value("4", 1),
+            th4_pl: lambda: pair_value("4", 2),
+            th3_dot: lambda: pair_value("3", 0),
+            th3_pk: lambda: pair_value("3", 1),
+            th3_pl: lambda: pair_value("3", 2),
+            L2s_pairs: lambda: ag.simple_l2_pairs(arr),
+            L2s_mean: lambda: ag.simple_l2_mean(arr),
+            nn_mismatch: nn_mis,
+            nn_gap: lambda: ag.nn_score_gap(arr),
+            err_G: err,
+            sigma: lambda: xp.asarray(ag.sigma_of(s, subject.delta)[0]),
+            R_eps: lambda: xp.asarray(ag.r_eps(s, subject.eps)),
+            eps_s: lambda: xp.asarray(subject.eps),
+            A_size: lambda: xp.asarray(float(s.a)),
         }
         return {sym: compute[sym]() for sym in symbols}
 
@@ -329,10 +377,6 @@ def _stack(xp: Backend, vals: list[Any]) -> Any:
     return out
 
 
-_SYMBOLS = [ag.L_nce, ag.L1_nce, ag.L2_nce, ag.L_cc, ag.L1_cc, ag.L2_cc, ag.lam, ag.bt_lhs, ag.bt_gram,
-            ag.bt_sum, ag.d_dim, ag.K_cls, ag.tb_pair, ag.L_pos, ag.L_align, ag.tau_bt, ag.th4_dot,
-            ag.th4_pk, ag.th4_pl, ag.th3_dot, ag.th3_pk, ag.th3_pl, ag.L2s_pairs, ag.L2s_mean,
-            ag.nn_mismatch, ag.nn_gap, ag.err_G, ag.sigma, ag.R_eps, ag.eps_s, ag.A_size]
 
 
 def _inputs(mode: str, labels: np.ndarray, K: int, a: int, m: int, noise: np.ndarray, centres: np.ndarray,

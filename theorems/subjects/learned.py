@@ -1,4 +1,4 @@
-"""Subject families built from trained encoders (see :mod:`theorems.learned`).
+"""Subject families built from trained encoders (the runs are :mod:`training.snapshots`).
 
 The subjects are the same :class:`MixtureSubject` / :class:`TripletSubject` objects as the
 random families, so the quantities, the shrinker and the witness format are shared; only the
@@ -14,12 +14,17 @@ import numpy as np
 import sympy
 
 from numerics.backend import Backend
-from theorems import quantities as q
+from numerics.errors import AssumptionError
 from numerics.mixture import FiniteMixture
-from theorems.learned import RunSpec, Snapshot, run_snapshots
-from theorems.subjects.base import SubjectFamily
+from theorems.engine.family import SubjectFamily
+from theorems.engine.quantity import quantity
 from theorems.subjects.mixtures import Mixtures, MixtureSubject
 from theorems.subjects.triplets import TripletSubject, Triplets
+from training.snapshots import RunSpec, Snapshot, run_snapshots
+
+# learned encoders (Merad et al. Section 5, Figure 3 / Assumption 2)
+out_norm_min = quantity("out_norm_min", range=(0, None), doc="min_x ||f(x)|| over the data")
+out_norm_max = quantity("out_norm_max", range=(0, None), doc="max_x ||f(x)|| over the data")
 
 
 def snapshot_mixture(snap: Snapshot, uniform: bool) -> FiniteMixture:
@@ -56,6 +61,13 @@ class LearnedMixtures(Mixtures):
     def random_start(self, rng: np.random.Generator) -> None:
         return None
 
+    def validate(self, subject: MixtureSubject) -> None:
+        """A snapshot is in the domain as trained; only k and rho must fit the claim's setting."""
+        if self.uniform and not subject.mixture.is_uniform():
+            raise AssumptionError(f"{self.name}: rho is not uniform")
+        if not 1 <= subject.k <= max(1, subject.n_classes - 1):
+            raise AssumptionError(f"{self.name}: k = {subject.k} is out of range for N_C = {subject.n_classes}")
+
     def exhaustive(self, quick: bool = False) -> Iterable[MixtureSubject]:
         for spec in self.quick_runs if quick else self.runs:
             snaps = run_snapshots(spec)
@@ -89,6 +101,12 @@ class LearnedTriplets(Triplets):
     def random_start(self, rng: np.random.Generator) -> None:
         return None
 
+    def validate(self, subject: TripletSubject) -> None:
+        """Network outputs have the network's output dimension: only shapes and finiteness are checked."""
+        z = np.asarray(subject.z)
+        if z.ndim != 2 or z.shape[0] != 3 or not np.all(np.isfinite(z)):
+            raise AssumptionError(f"{self.name}: z must be a finite 3 x d array")
+
     def exhaustive(self, quick: bool = False) -> Iterable[TripletSubject]:
         for description, triplets in self.outputs(quick):
             C = float(np.max(np.linalg.norm(triplets, axis=2)))
@@ -118,6 +136,8 @@ class NormSnapshots(SubjectFamily):
         self.runs, self.quick_runs = tuple(runs), tuple(quick_runs)
         self.name = "learned encoders (digits, output norms)"
 
+    symbols = frozenset({out_norm_min, out_norm_max})
+
     def exhaustive(self, quick: bool = False) -> Iterable[NormSubject]:
         for spec in self.quick_runs if quick else self.runs:
             for snap in run_snapshots(spec):
@@ -125,7 +145,7 @@ class NormSnapshots(SubjectFamily):
 
     def quantities(self, subject: NormSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
                    params: Any = None) -> dict[sympy.Symbol, Any]:
-        value = {q.out_norm_min: subject.norm_min, q.out_norm_max: subject.norm_max}
+        value = {out_norm_min: subject.norm_min, out_norm_max: subject.norm_max}
         return {s: xp.asarray(value[s]) for s in symbols}
 
     def to_json(self, subject: NormSubject) -> dict[str, Any]:

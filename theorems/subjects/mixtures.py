@@ -22,11 +22,28 @@ from numerics import contrastive as cl
 from numerics import coupon
 from numerics.backend import FLOAT, Backend
 from numerics.contrastive import MixtureArrays
+from numerics.errors import AssumptionError
 from numerics.mixture import FiniteMixture
 from numerics.supervised import LinearFit, fit_linear_classifier
-from theorems import quantities as q
-from theorems.evaluate import Bracket
-from theorems.subjects.base import SubjectFamily
+from theorems.engine.family import SubjectFamily
+from theorems.engine.quantity import quantity
+
+# -- the quantities of Merad et al. Section 3 (numbers are the paper's equations) -----------------
+L_sup = quantity("L_sup", range=(0, None), doc="L_sup(f, C), (3) on the task C (an upper bracket)")
+L_sup_mu = quantity("L_sup_mu", range=(0, None), doc="L^mu_sup(f, C), (5)")
+L_sup_T = quantity("L_sup_T", range=(0, None), doc="L_sup(f, T), (3) on the subject's task T")
+L_sup_mu_T = quantity("L_sup_mu_T", range=(0, None), doc="L^mu_sup(f, T), (5)")
+L_sup_k = quantity("L_sup_k", range=(0, None), doc="L_sup,k(f), (9)")
+L_sup_mu_k = quantity("L_sup_mu_k", range=(0, None), doc="L^mu_sup,k(f), (10)")
+L_un = quantity("L_un", range=(0, None), doc="L_un(f) = L^1_un(f), (6)")
+L_un_N = quantity("L_un_N", range=(0, None), doc="L^N_un(f), (6)")
+p_min = quantity("p_min", range=(0, 1), doc="p^rho_min = min_c rho(c), Lemma 1")
+p_cc = quantity("p_cc", range=(0, 1), doc="p^rho_cc(N), Lemma 2")
+tau_plus = quantity("tau_plus", range=(0, 1), doc="tau^+ = P(c = c'), Proposition 1 (1)")
+tau_plus_N = quantity("tau_plus_N", range=(0, 1), doc="tau^+_N, Proposition 1 (2)")
+N_C = quantity("N_C", integer=True, range=(1, None), doc="number of latent classes")
+N = quantity("N", integer=True, range=(1, None), doc="number of negatives in (6)")
+k = quantity("k", integer=True, range=(1, None), doc="(k+1)-way tasks, (9)-(10)")
 
 SCALES = (1.0, 0.1, 10.0, 1e-3, 1e3)
 
@@ -146,10 +163,27 @@ class Mixtures(SubjectFamily):
 
     # -- evaluation --------------------------------------------------------------
 
-    differentiable = frozenset({
-        q.L_sup_mu, q.L_sup_mu_T, q.L_sup_mu_k, q.L_un, q.L_un_N, q.p_min, q.p_cc,
-        q.tau_plus, q.tau_plus_N, q.N_C, q.N, q.k,
-    })
+    symbols = frozenset({L_sup, L_sup_mu, L_sup_T, L_sup_mu_T, L_sup_k, L_sup_mu_k, L_un, L_un_N, p_min, p_cc,
+                         tau_plus, tau_plus_N, N_C, N, k})
+    differentiable = symbols - {L_sup, L_sup_T, L_sup_k}  # the fitted W of (3) is not a torch function
+
+    def validate(self, subject: MixtureSubject) -> None:
+        """The family's bounds: N_C, d, supports, N and k as drawn, rho uniform when asked."""
+        mix = subject.mixture
+        lo, hi = self.classes
+        checks = [
+            (lo <= mix.n_classes <= hi, f"N_C = {mix.n_classes} is outside [{lo}, {hi}]"),
+            (self.dims[0] <= mix.dim <= self.dims[1], f"d = {mix.dim} is outside {list(self.dims)}"),
+            (not self.uniform or mix.is_uniform(), "rho is not uniform"),
+            (subject.N >= 1 and (not self.n_at_least_classes or subject.N >= mix.n_classes),
+             f"N = {subject.N} is out of range"),
+            (not self.with_k or 1 <= subject.k <= mix.n_classes - 1,
+             f"k = {subject.k}: (k+1)-way tasks need 2 <= k+1 <= N_C = {mix.n_classes}"),
+            (all(0 <= t < mix.n_classes for t in subject.task), f"task {list(subject.task)} names a missing class"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise AssumptionError(f"{self.name}: {message}")
 
     def quantities(
         self, subject: MixtureSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
@@ -163,23 +197,23 @@ class Mixtures(SubjectFamily):
         every = tuple(range(subject.n_classes))
         task = subject.task or every
         compute = {
-            q.L_sup: lambda: _fitted_loss(subject, arr, every),
-            q.L_sup_mu: lambda: cl.l_sup_mu(arr),
-            q.L_sup_T: lambda: _fitted_loss(subject, arr, task),
-            q.L_sup_mu_T: lambda: cl.l_sup_mu(arr, task),
-            q.L_sup_k: lambda: _mean(
+            L_sup: lambda: _fitted_loss(subject, arr, every),
+            L_sup_mu: lambda: cl.l_sup_mu(arr),
+            L_sup_T: lambda: _fitted_loss(subject, arr, task),
+            L_sup_mu_T: lambda: cl.l_sup_mu(arr, task),
+            L_sup_k: lambda: _mean(
                 [_fitted_loss(subject, arr, t) for t in cl.tasks(subject.n_classes, subject.k)]
             ),
-            q.L_sup_mu_k: lambda: cl.l_sup_mu_k(arr, subject.k),
-            q.L_un: lambda: cl.l_un(arr),
-            q.L_un_N: lambda: _l_un_n(subject, arr),
-            q.p_min: lambda: cl.p_min(arr.rho, xp),
-            q.p_cc: lambda: p_cc_value(arr.rho, subject.N, xp),
-            q.tau_plus: lambda: cl.tau_plus(arr.rho, xp, 1),
-            q.tau_plus_N: lambda: cl.tau_plus(arr.rho, xp, subject.N),
-            q.N_C: lambda: xp.asarray(subject.n_classes),
-            q.N: lambda: xp.asarray(subject.N),
-            q.k: lambda: xp.asarray(subject.k),
+            L_sup_mu_k: lambda: cl.l_sup_mu_k(arr, subject.k),
+            L_un: lambda: cl.l_un(arr),
+            L_un_N: lambda: _l_un_n(subject, arr),
+            p_min: lambda: cl.p_min(arr.rho, xp),
+            p_cc: lambda: p_cc_value(arr.rho, subject.N, xp),
+            tau_plus: lambda: cl.tau_plus(arr.rho, xp, 1),
+            tau_plus_N: lambda: cl.tau_plus(arr.rho, xp, subject.N),
+            N_C: lambda: xp.asarray(subject.n_classes),
+            N: lambda: xp.asarray(subject.N),
+            k: lambda: xp.asarray(subject.k),
         }
         return {s: compute[s]() for s in symbols}
 
@@ -283,14 +317,14 @@ class Mixtures(SubjectFamily):
         return subject.mixture.describe() + extra
 
 
-#: beyond this many negative multisets, L^N_un is a Monte Carlo Bracket (Hoeffding radius)
+#: beyond this many negative multisets, L^N_un is a Monte Carlo Enclosure (Hoeffding radius)
 EXACT_LIMIT = 200_000
 MC_SAMPLES = 100_000
 MC_ALPHA = 1e-9
 
 
 def _l_un_n(subject: MixtureSubject, arr: MixtureArrays) -> Any:
-    """L^N_un exactly when the enumeration is small (pairs x multisets x points), else a Bracket
+    """L^N_un exactly when the enumeration is small (pairs x multisets x points), else an Enclosure
     with P(miss) <= MC_ALPHA. For N = 1 the multisets are single points: L^1_un = L_un, exactly."""
     if subject.N == 1:
         return cl.l_un(arr)
@@ -298,9 +332,7 @@ def _l_un_n(subject: MixtureSubject, arr: MixtureArrays) -> Any:
     pairs = sum(n * n for n in subject.mixture.support_sizes)
     if pairs * cl.n_compositions(subject.N, M) * M <= EXACT_LIMIT * 100 or arr.xp.name == "torch":
         return cl.l_un_n(arr, subject.N, max_compositions=max(EXACT_LIMIT, cl.n_compositions(subject.N, M)))
-    est = cl.l_un_n_monte_carlo(subject.mixture, subject.N, MC_SAMPLES, seed=0, alpha=MC_ALPHA)
-    lo, hi = est.interval
-    return Bracket(lo, hi, MC_ALPHA, f"Monte Carlo, {MC_SAMPLES} samples, Hoeffding radius {est.radius:.3g}")
+    return cl.l_un_n_monte_carlo(subject.mixture, subject.N, MC_SAMPLES, seed=0, alpha=MC_ALPHA)
 
 
 def _fitted_loss(subject: MixtureSubject, arr: MixtureArrays, task: Sequence[int]) -> Any:

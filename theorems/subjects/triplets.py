@@ -22,8 +22,40 @@ from hypothesis import strategies as st
 
 from numerics import triplet as tl
 from numerics.backend import Backend
-from theorems import quantities as q
-from theorems.subjects.base import SubjectFamily
+from numerics.errors import AssumptionError
+from theorems.engine.family import SubjectFamily
+from theorems.engine.quantity import quantity
+
+# -- Merad et al. Section 4: a triplet z = (z_1, z_2, z_3), a step z' (Lemma 3 = Lemma 5 = Lemma 4.1)
+C = quantity("C", range=(0, None), doc="the radius of B^3 (Assumption 2)")
+ell = quantity("ell", range=(0, None), doc="l(z) = zeta(z_1^T (z_3 - z_2)), (11)")
+ell_step = quantity("ell_step", range=(0, None), doc="l(z + z')")
+grad_dot_step = quantity("grad_dot_step", doc="<grad l(z), z'>")
+step_sq = quantity("step_sq", range=(0, None), doc="||z'||^2")
+hess_norm = quantity("hess_norm", range=(0, None), doc="||Hess l(z)||_2")
+grad_rel_err = quantity("grad_rel_err", range=(0, None), doc="the proof's gradient vs the chain rule")
+hess_rel_err = quantity("hess_rel_err", range=(0, None), doc="the proof's Hessian vs the chain rule")
+dcos12_norm = quantity("dcos12_norm", range=(0, None), doc="||dcos_12||")
+dcos13_norm = quantity("dcos13_norm", range=(0, None), doc="||dcos_13||")
+dcos23_norm = quantity("dcos23_norm", range=(0, None), doc="||dcos_23||")
+z1_norm = quantity("z1_norm", range=(0, None), doc="||z_1||")
+z2_norm = quantity("z2_norm", range=(0, None), doc="||z_2||")
+z3_norm = quantity("z3_norm", range=(0, None), doc="||z_3||")
+softmax_curv_norm = quantity("softmax_curv_norm", range=(0, None), doc="||diag(v) - v v^T||")
+d2cos_norm_min = quantity("d2cos_norm_min", range=(0, None), doc="min over pairs of ||d2cos_ij||")
+d2cos_norm_max = quantity("d2cos_norm_max", range=(0, None), doc="max over pairs of ||d2cos_ij||")
+curv_term_norm = quantity("curv_term_norm", range=(0, None), doc="||(dcos_12 dcos_13) dv||")
+max_norm_prod = quantity("max_norm_prod", range=(0, None), doc="max_{i,j} ||z_i|| ||z_j||")
+# Lemma 7 (= Lemma 4 = Lemma 4.2)
+v1 = quantity("v1", range=(0, 1), doc="softmax(z_1^T z_2, z_1^T z_3)_1")
+v2 = quantity("v2", range=(0, 1), doc="= sigma(z_1^T (z_3 - z_2))")
+eps = quantity("eps", range=(0, None), doc="max_j ||loss_{i,j}||")
+eta = quantity("eta", range=(0, None), doc="min_j ||z_{i,j}||")
+loss1_norm = quantity("loss1_norm", range=(0, None), doc="||A_1^T grad l||, chain rule")
+loss2_norm = quantity("loss2_norm", range=(0, None), doc="||A_2^T grad l||, chain rule")
+loss3_norm = quantity("loss3_norm", range=(0, None), doc="||A_3^T grad l||, chain rule")
+loss1_printed = quantity("loss1_printed", range=(0, None), doc="||(v_1 - 1) z_2 + v_2 z_3||")
+x_scalar = quantity("x", doc="a scalar (the elementary inequalities of the proof of Lemma 7)")
 
 RADII = (1.0, 0.05, 0.5, 2.0, 5.0, 10.0, 30.0)
 
@@ -73,8 +105,21 @@ class Triplets(SubjectFamily):
     def strategy(self) -> st.SearchStrategy[TripletSubject]:
         return _triplets(self)
 
-    differentiable = frozenset({q.C, q.ell, q.ell_step, q.grad_dot_step, q.step_sq, q.hess_norm,
-                                q.curv_term_norm, q.max_norm_prod, q.eps, q.eta, q.v1, q.v2})
+    @property
+    def symbols(self) -> frozenset[sympy.Symbol]:  # type: ignore[override]
+        return frozenset(_COMPUTE)
+
+    def validate(self, subject: TripletSubject) -> None:
+        z, step = np.asarray(subject.z), np.asarray(subject.step)
+        if z.ndim != 2 or z.shape[0] != 3 or step.shape != z.shape:
+            raise AssumptionError(f"{self.name}: z and z' must both be 3 x d arrays, got {z.shape} and {step.shape}")
+        if not (np.all(np.isfinite(z)) and np.all(np.isfinite(step)) and subject.C > 0):
+            raise AssumptionError(f"{self.name}: z, z' must be finite and C > 0")
+        if not self.dims[0] <= subject.d <= self.dims[1]:
+            raise AssumptionError(f"{self.name}: d = {subject.d} is outside {list(self.dims)}")
+
+    differentiable = frozenset({C, ell, ell_step, grad_dot_step, step_sq, hess_norm,
+                                curv_term_norm, max_norm_prod, eps, eta, v1, v2})
 
     def quantities(self, subject: TripletSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
                    params: Any = None) -> dict[sympy.Symbol, Any]:
@@ -225,34 +270,34 @@ def _d2cos_norms(d: int, xp: Backend) -> list[Any]:
 
 
 _COMPUTE: dict[sympy.Symbol, Any] = {
-    q.C: lambda c: c.xp.asarray(c.subject.C),
-    q.ell: lambda c: tl.loss(c.z, c.xp),
-    q.ell_step: lambda c: tl.loss(c.z + c.step, c.xp),
-    q.grad_dot_step: lambda c: (c.grad * c.step.reshape(-1)).sum(),
-    q.step_sq: lambda c: (c.step * c.step).sum(),
-    q.hess_norm: lambda c: tl.spectral_norm(c.hess, c.xp),
-    q.grad_rel_err: lambda c: _rel(tl.gradient_proof(c.z, c.xp), c.grad, c.xp),
-    q.hess_rel_err: lambda c: _rel(tl.hessian_proof(c.z, c.xp), c.hess, c.xp),
-    q.dcos12_norm: lambda c: tl.norm(tl.dcos(c.z, 0, 1, c.xp), c.xp),
-    q.dcos13_norm: lambda c: tl.norm(tl.dcos(c.z, 0, 2, c.xp), c.xp),
-    q.dcos23_norm: lambda c: tl.norm(tl.dcos(c.z, 1, 2, c.xp), c.xp),
-    q.z1_norm: lambda c: c.znorm(0),
-    q.z2_norm: lambda c: c.znorm(1),
-    q.z3_norm: lambda c: c.znorm(2),
+    C: lambda c: c.xp.asarray(c.subject.C),
+    ell: lambda c: tl.loss(c.z, c.xp),
+    ell_step: lambda c: tl.loss(c.z + c.step, c.xp),
+    grad_dot_step: lambda c: (c.grad * c.step.reshape(-1)).sum(),
+    step_sq: lambda c: (c.step * c.step).sum(),
+    hess_norm: lambda c: tl.spectral_norm(c.hess, c.xp),
+    grad_rel_err: lambda c: _rel(tl.gradient_proof(c.z, c.xp), c.grad, c.xp),
+    hess_rel_err: lambda c: _rel(tl.hessian_proof(c.z, c.xp), c.hess, c.xp),
+    dcos12_norm: lambda c: tl.norm(tl.dcos(c.z, 0, 1, c.xp), c.xp),
+    dcos13_norm: lambda c: tl.norm(tl.dcos(c.z, 0, 2, c.xp), c.xp),
+    dcos23_norm: lambda c: tl.norm(tl.dcos(c.z, 1, 2, c.xp), c.xp),
+    z1_norm: lambda c: c.znorm(0),
+    z2_norm: lambda c: c.znorm(1),
+    z3_norm: lambda c: c.znorm(2),
     # diag(v) - v v^T = v_1 v_2 [[1, -1], [-1, 1]]: eigenvalues 0 and 2 v_1 v_2
-    q.softmax_curv_norm: lambda c: tl.spectral_norm(_softmax_jacobian(c), c.xp),
-    q.d2cos_norm_min: lambda c: min(_d2cos_norms(c.subject.d, c.xp)),
-    q.d2cos_norm_max: lambda c: max(_d2cos_norms(c.subject.d, c.xp)),
-    q.curv_term_norm: lambda c: tl.spectral_norm(tl.curvature_term(c.z, c.xp), c.xp),
-    q.max_norm_prod: _max_norm_prod,
-    q.v1: lambda c: c.v[0],
-    q.v2: lambda c: c.v[1],
-    q.eps: lambda c: _maximum(_maximum(c.loss_norm(0), c.loss_norm(1), c.xp), c.loss_norm(2), c.xp),
-    q.eta: lambda c: _minimum(_minimum(c.znorm(0), c.znorm(1), c.xp), c.znorm(2), c.xp),
-    q.loss1_norm: lambda c: c.loss_norm(0),
-    q.loss2_norm: lambda c: c.loss_norm(1),
-    q.loss3_norm: lambda c: c.loss_norm(2),
-    q.loss1_printed: lambda c: tl.norm((c.v[0] - 1) * c.z[1] + c.v[1] * c.z[2], c.xp),
+    softmax_curv_norm: lambda c: tl.spectral_norm(_softmax_jacobian(c), c.xp),
+    d2cos_norm_min: lambda c: min(_d2cos_norms(c.subject.d, c.xp)),
+    d2cos_norm_max: lambda c: max(_d2cos_norms(c.subject.d, c.xp)),
+    curv_term_norm: lambda c: tl.spectral_norm(tl.curvature_term(c.z, c.xp), c.xp),
+    max_norm_prod: _max_norm_prod,
+    v1: lambda c: c.v[0],
+    v2: lambda c: c.v[1],
+    eps: lambda c: _maximum(_maximum(c.loss_norm(0), c.loss_norm(1), c.xp), c.loss_norm(2), c.xp),
+    eta: lambda c: _minimum(_minimum(c.znorm(0), c.znorm(1), c.xp), c.znorm(2), c.xp),
+    loss1_norm: lambda c: c.loss_norm(0),
+    loss2_norm: lambda c: c.loss_norm(1),
+    loss3_norm: lambda c: c.loss_norm(2),
+    loss1_printed: lambda c: tl.norm((c.v[0] - 1) * c.z[1] + c.v[1] * c.z[2], c.xp),
 }
 
 
@@ -303,7 +348,12 @@ class Scalars(SubjectFamily):
         return st.one_of(st.sampled_from([self.lo, self.hi, 1e-300, 1e-8]).filter(lambda v: self.lo <= v <= self.hi),
                          st.floats(self.lo, self.hi)).map(ScalarSubject)
 
-    differentiable = frozenset({q.x_scalar})
+    symbols = frozenset({x_scalar})
+    differentiable = symbols
+
+    def validate(self, subject: ScalarSubject) -> None:
+        if not self.lo <= subject.x <= self.hi:
+            raise AssumptionError(f"{self.name}: x = {subject.x!r} is outside [{self.lo}, {self.hi}]")
 
     def quantities(self, subject: ScalarSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
                    params: Any = None) -> dict[sympy.Symbol, Any]:

@@ -14,8 +14,18 @@ import sympy
 from hypothesis import strategies as st
 
 from numerics.backend import Backend
-from theorems import quantities as q
-from theorems.subjects.base import SubjectFamily
+from numerics.errors import AssumptionError
+from theorems.engine.family import SubjectFamily
+from theorems.engine.quantity import quantity
+
+# -- log-sum-exp facts (proofs of Lemmas 1 and 2 of Merad et al.): a vector x in R^n ---------------
+n = quantity("n", integer=True, range=(1, None), doc="the length of x")
+max_x = quantity("max_x", doc="max_i x_i")
+lse_x = quantity("lse_x", doc="LSE(x) = log sum_i e^{x_i}")
+lse_pairs = quantity("lse_pairs", doc="LSE(LSE(x1,x2), ..., LSE(x_{2n-1},x_{2n}))")
+n_pairs = quantity("n_pairs", integer=True, range=(1, None), doc="x in R^{2n}: n pairs")
+max_pair_lse = quantity("max_pair_lse", doc="max_j LSE(x_{2j-1}, x_{2j})")
+lse_x_S = quantity("lse_x_S", doc="LSE of the restriction x_S")
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,24 +56,35 @@ class Vectors(SubjectFamily):
     def strategy(self) -> st.SearchStrategy[VectorSubject]:
         return _vector_subjects(self)
 
-    differentiable = frozenset({q.n, q.n_pairs, q.max_x, q.lse_x, q.lse_pairs, q.max_pair_lse, q.lse_x_S})
+    symbols = frozenset({n, n_pairs, max_x, lse_x, lse_pairs, max_pair_lse, lse_x_S})
+    differentiable = symbols
+
+    def validate(self, subject: VectorSubject) -> None:
+        size = subject.x.size
+        if not 1 <= size <= self.max_len or (self.even and size % 2):
+            raise AssumptionError(f"{self.name}: length {size} is outside 1..{self.max_len}"
+                                  + (" or odd" if self.even else ""))
+        if not np.all(np.isfinite(subject.x)):
+            raise AssumptionError(f"{self.name}: x contains NaN or inf")
+        if self.with_subset and (not subject.S or not all(0 <= i < size for i in subject.S)):
+            raise AssumptionError(f"{self.name}: S = {list(subject.S)} must be a non-empty subset of 0..{size - 1}")
 
     def quantities(self, subject: VectorSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
                    params: Any = None) -> dict[sympy.Symbol, Any]:
         x = xp.asarray(subject.x) if params is None else params[0]
-        n = int(subject.x.size)
+        length = int(subject.x.size)
 
         def pairs() -> Any:
-            return xp.logsumexp(x.reshape(n // 2, 2), axis=1)
+            return xp.logsumexp(x.reshape(length // 2, 2), axis=1)
 
         compute = {
-            q.n: lambda: xp.asarray(n),
-            q.n_pairs: lambda: xp.asarray(n // 2),
-            q.max_x: lambda: xp.max(x),
-            q.lse_x: lambda: xp.logsumexp(x, axis=0),
-            q.lse_pairs: lambda: xp.logsumexp(pairs(), axis=0),
-            q.max_pair_lse: lambda: xp.max(pairs()),
-            q.lse_x_S: lambda: xp.logsumexp(x[list(subject.S)], axis=0),
+            n: lambda: xp.asarray(length),
+            n_pairs: lambda: xp.asarray(length // 2),
+            max_x: lambda: xp.max(x),
+            lse_x: lambda: xp.logsumexp(x, axis=0),
+            lse_pairs: lambda: xp.logsumexp(pairs(), axis=0),
+            max_pair_lse: lambda: xp.max(pairs()),
+            lse_x_S: lambda: xp.logsumexp(x[list(subject.S)], axis=0),
         }
         return {s: compute[s]() for s in symbols}
 

@@ -1,0 +1,271 @@
+"""What a claim is: three distinct types, one for each way a paper's sentence can be checked.
+
+* :class:`StatementClaim` -- a statement over named quantities (sympy relations, its *parts*)
+  with declared hypotheses, checked on subjects by search, confirmation and certificates;
+* :class:`ExperimentClaim` -- a sentence about training runs or a measured effect, checked by
+  an experiment that returns a statistical outcome;
+* :class:`UnencodableClaim` -- a sentence whose source leaves something unspecified; the
+  reason says what.
+
+Modelled on sympy's relational objects: a part keeps its relation as printed (``a >= b`` stays
+``a >= b``; :meth:`Part.canonical` is the relation's own ``reversed`` form ``b <= a``), and
+truth is never a bare bool but a :class:`~theorems.engine.verdict.ClaimResult`. Hypotheses are
+declared as data (name, text, predicate), not buried in code.
+
+Relations are best built with :func:`Le`, :func:`Ge`, :func:`Lt`, :func:`Gt`, :func:`Eq` of
+this module: they keep the relation unevaluated, so registration can tell when sympy would
+decide it from a symbol's assumptions alone (``Ge(L, 0)`` with ``L`` nonnegative is ``True``,
+a check that could never fail) and name the assumption that did it.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import KW_ONLY, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+import sympy
+from sympy.logic.boolalg import BooleanAtom
+
+from theorems.engine.errors import ClaimError
+
+if TYPE_CHECKING:
+    from numerics.certificate import Certificate
+    from theorems.engine.experiment import ExperimentOutcome
+    from theorems.engine.family import SubjectFamily
+
+
+class Kind(str, enum.Enum):
+    """The four kinds of claims of CLAIMS.md."""
+
+    IDENTITY = "identity"
+    INEQUALITY = "inequality"
+    OBSERVATION = "observation"
+    DYNAMICS = "dynamics"
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a claim is printed: file and the paper's number in each version."""
+
+    file: str
+    numbering: str  # e.g. "Lemma 1 (7) = Lemma 3.1"
+    paper: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.numbering} [{self.file}]"
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """A hypothesis of the claim, checked on every subject before the statement."""
+
+    name: str
+    text: str
+    holds: Callable[[Any], bool]
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What an experiment or a report section gets: the audit's seed, the profile, and where
+    figures go (None: no files are written, e.g. in pytest)."""
+
+    seed: int = 0
+    quick: bool = False
+    out_dir: Path | None = None
+
+
+_GREATER = (sympy.GreaterThan, sympy.StrictGreaterThan)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One relation of a statement, as printed, with a label used in reports."""
+
+    relation: sympy.core.relational.Relational
+    label: str = ""
+    applies: Callable[[Any], bool] | None = None  # part-specific hypothesis (None: always)
+
+    @property
+    def is_identity(self) -> bool:
+        return isinstance(self.relation, sympy.Equality)
+
+    @property
+    def is_strict(self) -> bool:
+        """a < b (or a > b): violated when the margin is within the tolerance of 0, too."""
+        return isinstance(self.relation, (sympy.StrictLessThan, sympy.StrictGreaterThan))
+
+    @property
+    def canonical(self) -> sympy.core.relational.Relational:
+        """The relation with its smaller side on the left (``b <= a`` for a printed ``a >= b``)."""
+        rel = self.relation
+        return rel.reversed if isinstance(rel, _GREATER) else rel
+
+    @property
+    def free_symbols(self) -> set[sympy.Symbol]:
+        return set(self.relation.free_symbols)
+
+    def __str__(self) -> str:
+        return self.label or sympy.sstr(self.relation)
+
+
+def _unevaluated(cls: type) -> Callable[[Any, Any], Any]:
+    def build(lhs: Any, rhs: Any) -> Any:
+        return cls(sympy.sympify(lhs), sympy.sympify(rhs), evaluate=False)
+
+    build.__name__ = cls.__name__
+    build.__doc__ = f"sympy.{cls.__name__}(lhs, rhs), kept unevaluated (see the module docstring)."
+    return build
+
+
+Le = _unevaluated(sympy.LessThan)
+Lt = _unevaluated(sympy.StrictLessThan)
+Ge = _unevaluated(sympy.GreaterThan)
+Gt = _unevaluated(sympy.StrictGreaterThan)
+Eq = _unevaluated(sympy.Equality)
+
+
+def parts(*relations: Any, labels: Sequence[str] = ()) -> tuple[Part, ...]:
+    """Build statement parts from sympy relations (labels optional)."""
+    labels = list(labels) + [""] * (len(relations) - len(labels))
+    return tuple(Part(r, label) for r, label in zip(relations, labels))
+
+
+def _check_relation(claim_id: str, index: int, part: Part) -> None:
+    """Reject a part that is not a relation, or that sympy decides from assumptions alone."""
+    rel = part.relation
+    where = f"claim {claim_id}, part {index + 1} ({part.label or sympy.sstr(rel)!r})"
+    if isinstance(rel, BooleanAtom) or isinstance(rel, bool):
+        raise ClaimError(
+            f"{where} is the constant {rel}: sympy decided the relation before registration, from "
+            "its symbols' assumptions (e.g. nonnegative=True makes Ge(L, 0) True), so the check "
+            "could never fail. Build it with theorems.Ge/Le/Eq (kept unevaluated) to have the "
+            "assumption named, or drop the assumption.")
+    if not isinstance(rel, sympy.core.relational.Relational):
+        raise ClaimError(f"{where} is a {type(rel).__name__}, not a sympy relation (Le, Ge, Eq, Lt, Gt)")
+    if not rel.free_symbols:
+        return  # a closed statement (e.g. a printed limit) is for certificates: sympy deciding it is a proof
+    evaluated = type(rel)(rel.lhs, rel.rhs)
+    if isinstance(evaluated, BooleanAtom):
+        for sym in sorted(rel.free_symbols, key=lambda s: s.name):
+            plain = sympy.Symbol(sym.name, real=True)
+            if not isinstance(type(rel)(*(side.subs(sym, plain) for side in (rel.lhs, rel.rhs))), BooleanAtom):
+                assumed = {k: v for k, v in sym.assumptions0.items() if v and k in _TELLING}
+                raise ClaimError(
+                    f"{where} is always {evaluated}: sympy decides it from the assumption "
+                    f"{', '.join(f'{k}=True' for k in sorted(assumed)) or 'set'} of the symbol {sym.name}, "
+                    "so the check could never fail. Drop the assumption (declare the quantity's range "
+                    "with theorems.quantity(..., range=...) instead).")
+        raise ClaimError(f"{where} is always {evaluated} whatever the quantities' values: nothing to check")
+
+
+# assumptions that can decide an inequality on their own
+_TELLING = ("positive", "negative", "nonnegative", "nonpositive", "zero", "nonzero", "extended_positive",
+            "extended_nonnegative", "extended_negative", "extended_nonpositive")
+
+
+@dataclass(frozen=True)
+class ClaimBase:
+    """Fields every claim has (see ../shared/CLAIMS.md for the ids)."""
+
+    id: str
+    kind: Kind
+    source: Source
+    _: KW_ONLY
+    notes: str = ""
+    encoding: str = ""  # how the printed words became this claim
+
+    def __post_init__(self) -> None:
+        if not self.id or self.id != self.id.lower() or " " in self.id or "." not in self.id:
+            raise ClaimError(f"claim id {self.id!r} must be lower case and dot separated, "
+                             "'<paper>.<name>' (e.g. 'merad.lemma1')")
+
+    @property
+    def paper(self) -> str:
+        """The id's first component: the paper prefix (and pytest marker)."""
+        return self.id.split(".", 1)[0]
+
+    def statement_text(self) -> str:
+        return ""
+
+
+@dataclass(frozen=True)
+class StatementClaim(ClaimBase):
+    """A statement over named quantities, checked on subjects.
+
+    ``statement`` is a tuple of :class:`Part`; ``subjects`` the families of test subjects;
+    ``certificates`` functions that try to prove it (symbolically, by SMT, by intervals);
+    ``known_refutation`` names the witness file, in the owning plugin's witness folder, when
+    the repository records the claim as refuted; ``artifacts`` add report sections
+    (``fn(RunContext) -> markdown``).
+    """
+
+    statement: tuple[Part, ...]
+    assumptions: tuple[Assumption, ...] = ()
+    subjects: tuple["SubjectFamily", ...] = ()
+    certificates: tuple[Callable[[], "Certificate"], ...] = ()
+    known_refutation: str | None = None
+    adversarial: bool = True
+    artifacts: tuple[Callable[[RunContext], str], ...] = ()
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not self.statement:
+            raise ClaimError(f"claim {self.id} has an empty statement: give parts(...), or register an "
+                             "ExperimentClaim or an UnencodableClaim")
+        for i, part in enumerate(self.statement):
+            if not isinstance(part, Part):
+                raise ClaimError(f"claim {self.id}: statement entry {i + 1} is a {type(part).__name__}; "
+                                 "build the statement with parts(...)")
+            _check_relation(self.id, i, part)
+        if not self.subjects and not self.certificates:
+            raise ClaimError(f"claim {self.id} has neither subjects nor certificates: nothing can check it")
+        for family in self.subjects:
+            known = getattr(family, "symbols", None)
+            if known is None:
+                continue
+            for part in self.statement:
+                missing = part.free_symbols - set(known)
+                if part.applies is None and missing:
+                    raise ClaimError(
+                        f"claim {self.id}: subject family {family.name!r} cannot compute "
+                        f"{', '.join(sorted(s.name for s in missing))} (part {str(part)!r}); it computes "
+                        f"{', '.join(sorted(s.name for s in known))}")
+
+    def hypotheses_hold(self, subject: Any) -> bool:
+        return all(a.holds(subject) for a in self.assumptions)
+
+    def statement_text(self) -> str:
+        return " and ".join(sympy.sstr(p.relation) for p in self.statement)
+
+
+@dataclass(frozen=True)
+class ExperimentClaim(ClaimBase):
+    """A sentence checked by an experiment: ``experiment(RunContext) -> ExperimentOutcome``.
+
+    ``expect`` lists the verdicts the repository expects (see the README on what may be
+    recorded there)."""
+
+    experiment: Callable[[RunContext], "ExperimentOutcome"]
+    expect: tuple[str, ...] = ("proved", "consistent")
+
+    def statement_text(self) -> str:
+        return self.notes or self.encoding
+
+
+@dataclass(frozen=True)
+class UnencodableClaim(ClaimBase):
+    """A sentence the source leaves unspecified; ``reason`` says exactly what is missing."""
+
+    reason: str
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not self.reason.strip():
+            raise ClaimError(f"claim {self.id}: an UnencodableClaim must say what the source leaves unspecified")
+
+
+#: the name most users write: a claim with a statement
+Claim = StatementClaim
+AnyClaim = StatementClaim | ExperimentClaim | UnencodableClaim

@@ -1,0 +1,29 @@
+"""The engine's errors: one type per kind of user mistake, each message naming what is wrong.
+
+* :class:`ClaimError` -- a claim, a quantity or a subject family is ill-formed (raised at
+  registration, before any evaluation);
+* :class:`PluginError` -- a plugin module named by an entry point or ``CLCHECK_PLUGINS``
+  could not be imported (the message names the module and its import error);
+* :class:`WitnessError` -- a witness file does not match its claim or family (replay refuses it);
+* :class:`~numerics.errors.AssumptionError` -- a subject violates an assumption of the paper
+  or of the numerics (re-exported here).
+"""
+
+from __future__ import annotations
+
+from numerics.errors import AssumptionError
+
+
+class ClaimError(ValueError):
+    """A claim, quantity or subject family is ill-formed; the message says which and why."""
+
+
+class PluginError(ImportError):
+    """A plugin module could not be imported; the message names the module and the cause."""
+
+
+class WitnessError(ValueError):
+    """A witness does not match its claim or its subject family."""
+
+
+__all__ = ["AssumptionError", "ClaimError", "PluginError", "WitnessError"]

@@ -1,0 +1,89 @@
+"""The interface of a family of test subjects, grouped by the stage that uses each member.
+
+Most users never subclass it: :class:`theorems.subjects.compose.Family` builds a family from
+generic parts (distributions, embedding tables, vectors, scalars, integers, graphs). The
+hand-written families of the shipped papers implement it directly.
+
+* drawing: ``strategy`` (random subjects), ``exhaustive`` (a fixed list);
+* evaluation: ``symbols`` (what it computes), ``quantities`` (their values in a backend),
+  ``cheap_to_confirm``;
+* the domain: ``validate`` (raise :class:`~numerics.errors.AssumptionError` for a subject outside
+  the family's bounds -- shrinking and replay rely on it);
+* adversarial search (optional): ``differentiable``, ``random_start``, ``params``, ``from_params``;
+* shrinking and witnesses: ``shrink``, ``size``, ``to_json``, ``from_json``, ``describe``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+import sympy
+from hypothesis import strategies as st
+
+from numerics.backend import Backend
+
+
+class SubjectFamily:
+    """Base class; subclasses set ``name`` and ``symbols`` and implement what they support."""
+
+    name: str = "subjects"
+    origin: str = "random"  # "random" draws or "learned" encoders (training module)
+    symbols: frozenset[sympy.Symbol] | None = None  # the quantities it computes (None: not declared)
+    differentiable: frozenset[sympy.Symbol] = frozenset()  # those it can compute from torch params
+
+    # -- drawing ---------------------------------------------------------------
+    def strategy(self) -> st.SearchStrategy[Any] | None:
+        """Random subjects (None: the family has only its exhaustive list, e.g. learned encoders)."""
+        return None
+
+    def exhaustive(self, quick: bool = False) -> Iterable[Any]:
+        """Subjects checked one by one in addition to random draws (default: none);
+        ``quick`` asks for a thinner sweep (the fast test profile)."""
+        return ()
+
+    # -- evaluation --------------------------------------------------------------
+    def quantities(self, subject: Any, symbols: Iterable[sympy.Symbol], xp: Backend,
+                   params: Any = None) -> dict[sympy.Symbol, Any]:
+        """Values of ``symbols`` on ``subject``; with ``params`` (torch) use those instead."""
+        raise NotImplementedError(f"family {self.name!r} does not evaluate quantities")
+
+    def cheap_to_confirm(self, subject: Any) -> bool:
+        """Whether re-evaluating every part in mpmath is affordable (for the float-screen audit;
+        candidates are always confirmed, whatever the cost)."""
+        return True
+
+    # -- the domain ----------------------------------------------------------------
+    def validate(self, subject: Any) -> None:
+        """Raise AssumptionError if ``subject`` lies outside the family's bounds (default: any
+        subject of the family's type is in its domain)."""
+
+    # -- adversarial search ----------------------------------------------------------
+    def random_start(self, rng: np.random.Generator) -> Any | None:
+        """A random subject to start gradient ascent from (None: no adversary)."""
+        return None
+
+    def params(self, subject: Any) -> list[Any]:
+        """Leaf torch tensors (requires_grad) that parametrize ``subject``."""
+        raise NotImplementedError(f"family {self.name!r} has no adversarial parametrization")
+
+    def from_params(self, subject: Any, params: Sequence[Any]) -> Any:
+        """The concrete (float64) subject at the given parameters."""
+        raise NotImplementedError(f"family {self.name!r} has no adversarial parametrization")
+
+    # -- shrinking and witnesses ------------------------------------------------------
+    def shrink(self, subject: Any) -> Iterable[Any]:
+        """Simpler subjects to try, simplest first (default: none)."""
+        return ()
+
+    def size(self, subject: Any) -> tuple[float, ...]:
+        return ()
+
+    def to_json(self, subject: Any) -> dict[str, Any]:
+        raise NotImplementedError(f"family {self.name!r} cannot write witnesses")
+
+    def from_json(self, data: dict[str, Any]) -> Any:
+        raise NotImplementedError(f"family {self.name!r} cannot read witnesses")
+
+    def describe(self, subject: Any) -> str:
+        return repr(subject)

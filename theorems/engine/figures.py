@@ -1,0 +1,33 @@
+"""Figures for reports, drawn with matplotlib's object API (no pyplot, no global backend).
+
+A :class:`matplotlib.figure.Figure` made here owns its canvas, so a library function never
+changes process-wide state (``matplotlib.use``) and figures are freed with their object.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def subplots(nrows: int = 1, ncols: int = 1, figsize: tuple[float, float] = (6, 4),
+             squeeze: bool = True) -> tuple[Any, Any]:
+    """A figure and its axes (like ``pyplot.subplots``, without pyplot)."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=figsize)
+    return fig, fig.subplots(nrows, ncols, squeeze=squeeze)
+
+
+def colormap(name: str) -> Any:
+    import matplotlib
+
+    return matplotlib.colormaps[name]
+
+
+def save_figure(fig: Any, path: Path, dpi: int = 100) -> Path:
+    """Lay out and write ``path`` (creating its folder); returns the path."""
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=dpi)
+    return path

@@ -1,0 +1,184 @@
+"""Evaluate a claim on one subject: the float64 screen, the high-precision confirmation, and
+the bookkeeping over every subject a check tries (see :mod:`theorems.engine.tolerance`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from numerics.backend import FLOAT, mp_backend
+from numerics.errors import PrecisionUnavailable
+from theorems.engine.claim import Part, StatementClaim
+from theorems.engine.evaluate import PartValue, applicable_parts, evaluate_parts, needed_symbols
+from theorems.engine.tolerance import CONFIRM_DPS, is_candidate, is_violation
+from theorems.engine.verdict import PartStats
+from theorems.engine.family import SubjectFamily
+
+SCREEN_AUDIT_EVERY = 10
+MAX_DPS = 1920  # a violation must be stable when the precision is doubled, up to this
+ENOUGH_VIOLATIONS = 3  # after this many confirmed violations, large subjects are not confirmed
+
+
+@dataclass
+class Probe:
+    """One subject checked: float values, and high-precision values when it was a candidate."""
+
+    family: SubjectFamily
+    subject: Any
+    values: list[PartValue]
+    confirmed: list[PartValue] | None = None
+    found_by: str = "random"
+    dps: int = 0  # precision of ``confirmed``
+    unstable: bool = False  # margins kept changing with the precision: not a counterexample
+
+    @property
+    def candidate(self) -> bool:
+        return any(is_candidate(v.margin, v.tol, v.part.is_identity) for v in self.values)
+
+    @property
+    def violated(self) -> bool:
+        return (self.confirmed is not None and not self.unstable
+                and any(is_violation(v.certain_margin, v.tol) for v in self.confirmed))
+
+    @property
+    def best(self) -> list[PartValue]:
+        """Each part's high-precision value where it was confirmed, its float value otherwise."""
+        confirmed = {id(v.part): v for v in self.confirmed or []}
+        return [confirmed.get(id(v.part), v) for v in self.values]
+
+    @property
+    def worst_margin(self) -> float:
+        return max(v.margin for v in self.best)
+
+
+def evaluate(claim: StatementClaim, family: SubjectFamily, subject: Any, dps: int | None = None,
+             parts: list[Part] | None = None) -> list[PartValue]:
+    """The applicable parts of ``claim`` (or just ``parts``) on ``subject``: float64, or mpmath
+    at ``dps`` digits."""
+    xp = FLOAT if dps is None else mp_backend(dps)
+    parts = applicable_parts(claim, subject) if parts is None else parts
+    with xp.precision():
+        values = family.quantities(subject, needed_symbols(parts), xp)
+        return evaluate_parts(parts, values, xp)
+
+
+def probe(claim: StatementClaim, family: SubjectFamily, subject: Any, found_by: str = "random",
+          force_confirm: bool = False, confirm: bool = True) -> Probe:
+    """Evaluate in float64; confirm in high precision the parts whose float margin asks for it
+    (every part when ``force_confirm``)."""
+    with np.errstate(all="ignore"):
+        result = Probe(family, subject, evaluate(claim, family, subject), found_by=found_by)
+    suspects = [v.part for v in result.values
+                if confirm and (force_confirm or is_candidate(v.margin, v.tol, v.part.is_identity))]
+    if suspects:
+        try:
+            result.confirmed = evaluate(claim, family, subject, dps=CONFIRM_DPS, parts=suspects)
+        except PrecisionUnavailable:
+            return result  # no high-precision twin here: the candidate stays unconfirmed (counted)
+        result.dps = CONFIRM_DPS
+        if result.violated:
+            stabilize(claim, result)
+    return result
+
+
+def stabilize(claim: StatementClaim, result: Probe) -> None:
+    """Keep a violation only if its margins survive doubling the precision.
+
+    60 digits are not always enough: for u = 660, v_2 = sigma(u) = 1 - e^-660 rounds to 1
+    and -log(1 - v_2) becomes inf. The margins of the violated parts at dps and 2 dps must
+    agree (to 1e-6 relative, or within the tolerance); otherwise the precision is doubled,
+    up to MAX_DPS. A violation that never stabilizes is not a counterexample.
+    """
+    dps = result.dps
+    parts = [v.part for v in result.confirmed]
+    while dps * 2 <= MAX_DPS:
+        finer = evaluate(claim, result.family, result.subject, dps=dps * 2, parts=parts)
+        stable = all(
+            abs(float(a.margin) - float(b.margin)) <= 1e-6 * max(abs(float(a.margin)), abs(float(b.margin))) + a.tol
+            for a, b in zip(result.confirmed, finer) if is_violation(a.certain_margin, a.tol)
+        )
+        result.confirmed, result.dps = finer, dps * 2
+        if stable or not result.violated:
+            return
+        dps *= 2
+    result.unstable = True
+
+
+@dataclass
+class Tracker:
+    """Statistics over every example of one claim's check, and the confirmed violations.
+
+    The float screen is audited: every SCREEN_AUDIT_EVERY-th example is re-evaluated in high
+    precision even when it is no candidate; if float and mpmath margins ever differ by more
+    than tol/2, the screen is unreliable for this claim and everything is confirmed.
+    """
+
+    claim: StatementClaim
+    examples: int = 0
+    adversarial: int = 0
+    rejected: int = 0
+    candidates: int = 0
+    per_family: dict[str, int] = field(default_factory=dict)
+    parts: dict[str, PartStats] = field(default_factory=dict)
+    violations: list[Probe] = field(default_factory=list)
+    hypothesis_minimal: Probe | None = None
+    search_notes: list[str] = field(default_factory=list)  # e.g. hypothesis: Unsatisfiable
+    seen: int = 0
+    screen_audits: int = 0
+    screen_max_error: float = 0.0  # max |float margin - mp margin| / tol over audited examples
+    screen_unreliable: bool = False
+    unstable: int = 0  # candidates whose high-precision margin never stabilized
+    screen_skipped: int = 0  # screen audits skipped: the subject is too large for mpmath
+    unconfirmed: int = 0  # candidates left unconfirmed (no high-precision twin, or already refuted)
+
+    def probe(self, family: SubjectFamily, subject: Any, found_by: str = "random") -> Probe:
+        self.seen += 1
+        force = self.screen_unreliable or self.seen % SCREEN_AUDIT_EVERY == 0
+        cheap = family.cheap_to_confirm(subject)
+        if force and not cheap:
+            force, self.screen_skipped = False, self.screen_skipped + 1
+        if not cheap and len(self.violations) >= ENOUGH_VIOLATIONS:
+            # the claim is already refuted several times over: a large subject's float
+            # candidate is recorded as unconfirmed instead of paying for mpmath again
+            p = probe(self.claim, family, subject, found_by, confirm=False)
+            self.unconfirmed += int(p.candidate)
+            return p
+        p = probe(self.claim, family, subject, found_by, force_confirm=force)
+        if p.candidate and p.confirmed is None:
+            self.unconfirmed += 1
+        if p.confirmed is not None:
+            self.screen_audits += 1
+            floats = {id(v.part): v for v in p.values}
+            for h in p.confirmed:
+                f = floats[id(h.part)]
+                err = abs(f.margin - float(h.margin)) / max(h.tol, 1e-300)
+                if not math.isnan(err):
+                    self.screen_max_error = max(self.screen_max_error, err)
+                if err > 0.5 or math.isnan(err):
+                    self.screen_unreliable = True
+        return p
+
+    def record(self, p: Probe, adversarial: bool = False) -> None:
+        if adversarial:
+            self.adversarial += 1
+        else:
+            self.examples += 1
+        self.per_family[p.family.name] = self.per_family.get(p.family.name, 0) + 1
+        self.candidates += int(p.candidate)
+        self.unstable += int(p.unstable)
+        desc = p.family.describe(p.subject)
+        for v in p.best:
+            label = str(v.part)
+            stats = self.parts.setdefault(label, PartStats(label))
+            stats.record(float(v.slack), v.ratio, desc)
+        if p.violated:
+            self.violations.append(p)
+
+    def screen_report(self) -> dict[str, Any]:
+        return {"audited": self.screen_audits, "max_error_in_tol": self.screen_max_error,
+                "unreliable": self.screen_unreliable, "unstable_candidates": self.unstable,
+                "skipped_large_subjects": self.screen_skipped,
+                "unconfirmed_candidates": self.unconfirmed}

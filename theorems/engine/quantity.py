@@ -1,0 +1,119 @@
+"""Declaring a quantity: a sympy symbol for statements, its formula, and its trivial range.
+
+A quantity is declared once, as a function written against the backend (``xp``: float64,
+mpmath or torch, see :mod:`numerics.backend`), and used in statements through its symbol::
+
+    from theorems import quantity
+
+    @quantity(range=(0, 4))
+    def L_align(s, xp):
+        '''E ||f(x) - f(y)||^2 over positive pairs (Wang & Isola (2020), alpha = 2).'''
+        d = s.x - s.y
+        return xp.sum(s.p * xp.sum(d * d, axis=1))
+
+    # L_align is now a sympy Symbol: Le(L_align, 4 * t) is a statement over it
+
+``range`` is the quantity's trivial range (an error rate's [0, 1], a cosine's [-1, 1]): a
+bound at or beyond it says nothing, and the report counts such subjects as uninformative.
+The symbol carries no sympy assumption but ``real`` (or ``integer``), so sympy never decides
+a relation from the range alone. A symbol computed by a hand-written family is declared the
+same way without a formula: ``L_un = quantity("L_un", range=(0, None))``.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import sympy
+
+from theorems.engine.errors import ClaimError
+
+Formula = Callable[[Any, Any], Any]
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """What is known about a quantity symbol: its formula (if any), trivial range and origin."""
+
+    symbol: sympy.Symbol
+    formula: Formula | None
+    range: tuple[float, float]
+    differentiable: bool
+    doc: str
+    module: str
+
+
+_DECLARED: dict[sympy.Symbol, Quantity] = {}
+
+
+def _bounds(range_: tuple[float | None, float | None] | None, name: str) -> tuple[float, float]:
+    if range_ is None:
+        return (-math.inf, math.inf)
+    try:
+        lo, hi = range_
+    except (TypeError, ValueError):
+        raise ClaimError(f"quantity {name!r}: range={range_!r} must be a pair (lo, hi); use None for no bound") from None
+    lo = -math.inf if lo is None else float(lo)
+    hi = math.inf if hi is None else float(hi)
+    if not lo <= hi:
+        raise ClaimError(f"quantity {name!r}: range ({lo}, {hi}) is empty")
+    return lo, hi
+
+
+def _declare(name: str, formula: Formula | None, range_: Any, integer: bool, differentiable: bool,
+             doc: str, module: str) -> sympy.Symbol:
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ClaimError(f"quantity name {name!r} must be a Python identifier (it names a sympy symbol)")
+    if formula is not None and not callable(formula):
+        raise ClaimError(f"quantity {name!r}: formula must be a function (s, xp) -> value")
+    symbol = sympy.Symbol(name, integer=True) if integer else sympy.Symbol(name, real=True)
+    new = Quantity(symbol, formula, _bounds(range_, name), differentiable, doc, module)
+    existing = _DECLARED.get(symbol)
+    if existing is not None and existing.module != module:
+        same = existing.formula is None and formula is None and existing.range == new.range
+        if not same:
+            raise ClaimError(f"quantity {name!r} is already declared by {existing.module} (with another formula "
+                             "or range); give yours another name")
+        return symbol
+    _DECLARED[symbol] = new
+    return symbol
+
+
+def quantity(name: str | Formula | None = None, formula: Formula | None = None, *,
+             range: tuple[float | None, float | None] | None = None, integer: bool = False,
+             differentiable: bool = True, doc: str = "") -> Any:
+    """Declare a quantity and return its sympy symbol (or a decorator that does).
+
+    * ``quantity("L_un", range=(0, None))`` -- a symbol computed by a hand-written family;
+    * ``quantity("L_align", fn, range=(0, 4))`` -- with its formula ``fn(s, xp)``;
+    * ``@quantity(range=(0, 4))`` above ``def L_align(s, xp): ...`` -- the same, named after
+      the function (its docstring becomes ``doc``).
+
+    ``differentiable=False`` keeps the quantity out of the torch adversary (for formulas that
+    use argmax, sorting or other steps without a gradient).
+    """
+    module = sys._getframe(1).f_globals.get("__name__", "")
+    if callable(name):  # @quantity without arguments
+        fn = name
+        return _declare(fn.__name__, fn, range, integer, differentiable, doc or (fn.__doc__ or "").strip(), module)
+    if name is not None:
+        return _declare(name, formula, range, integer, differentiable, doc, module)
+
+    def decorate(fn: Formula) -> sympy.Symbol:
+        return _declare(fn.__name__, fn, range, integer, differentiable, doc or (fn.__doc__ or "").strip(), module)
+
+    return decorate
+
+
+def declared(symbol: sympy.Symbol) -> Quantity | None:
+    """What was declared about ``symbol`` (None for a symbol made without :func:`quantity`)."""
+    return _DECLARED.get(symbol)
+
+
+def trivial_range(symbol: sympy.Symbol) -> tuple[float, float]:
+    """The declared range of a quantity ((-inf, inf) when nothing was declared)."""
+    info = _DECLARED.get(symbol)
+    return info.range if info is not None else (-math.inf, math.inf)

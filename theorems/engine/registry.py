@@ -1,0 +1,180 @@
+"""The registry: claims and the papers (plugins) that own them.
+
+Every paper -- the four this repository ships and any outside package -- enters through the
+same door: a module that calls :func:`register_paper` and :func:`register` when imported,
+advertised under the ``clcheck.claims`` entry-point group (or named in the ``CLCHECK_PLUGINS``
+environment variable, comma separated). The engine keeps no list of paper names: pytest
+markers, recorded witnesses and proof pages all come from the :class:`Paper` a plugin declares.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from dataclasses import dataclass, replace
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Iterable
+
+from theorems.engine.claim import AnyClaim, ClaimBase
+from theorems.engine.errors import ClaimError, PluginError
+
+ENTRY_POINT_GROUP = "clcheck.claims"
+PLUGINS_VARIABLE = "CLCHECK_PLUGINS"
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A paper whose claims a plugin registers.
+
+    ``prefix`` is the first component of its claim ids and its pytest marker; ``witnesses`` the
+    folder of its recorded refutations (default: ``witnesses/`` beside the registering module);
+    ``pages`` the folder of its proof pages (``<claim id>.md``), if it has any.
+    """
+
+    prefix: str
+    title: str
+    files: tuple[str, ...] = ()
+    witnesses: Path | None = None
+    pages: Path | None = None
+    module: str = ""  # the plugin module that declared it (filled in by register_paper)
+
+    def __post_init__(self) -> None:
+        if not self.prefix or "." in self.prefix or self.prefix != self.prefix.lower() or " " in self.prefix:
+            raise ClaimError(f"paper prefix {self.prefix!r} must be one lower-case word (it is the first "
+                             "component of the paper's claim ids and its pytest marker)")
+
+
+_CLAIMS: dict[str, AnyClaim] = {}
+_ORIGIN: dict[str, str] = {}  # claim id -> plugin module to import to register it again
+_PAPERS: dict[str, Paper] = {}
+_STRUCTURE: list[tuple[str, str]] = []
+_LOADING: list[str] = []  # the plugin module being imported (a stack: plugins may import plugins)
+_LOADED = False
+
+
+def _caller_module(depth: int = 2) -> tuple[str, Path | None]:
+    """The module (and its file) of the function ``depth`` frames up: who called register()."""
+    frame = sys._getframe(depth)
+    path = frame.f_globals.get("__file__")
+    return frame.f_globals.get("__name__", ""), (Path(path).resolve() if path else None)
+
+
+def register_paper(paper: Paper) -> Paper:
+    """Declare a paper (once per prefix); returns it with its module and witness folder filled in."""
+    module, path = _caller_module()
+    plugin = _LOADING[-1] if _LOADING else module
+    witnesses = paper.witnesses or (path.parent / "witnesses" if path else None)
+    paper = replace(paper, module=paper.module or plugin, witnesses=witnesses)
+    existing = _PAPERS.get(paper.prefix)
+    if existing is not None and existing.module != paper.module:
+        raise ClaimError(f"paper prefix {paper.prefix!r} is already declared by {existing.module}")
+    _PAPERS[paper.prefix] = paper
+    return paper
+
+
+def register(claim: AnyClaim) -> AnyClaim:
+    """Add ``claim`` to the registry; an id may be registered only once."""
+    if not isinstance(claim, ClaimBase):
+        raise ClaimError(f"register() takes a claim (StatementClaim, ExperimentClaim or UnencodableClaim), "
+                         f"got {type(claim).__name__}")
+    existing = _CLAIMS.get(claim.id)
+    if existing is not None and existing is not claim:
+        raise ClaimError(f"claim id {claim.id!r} is already registered ({existing.source})")
+    _CLAIMS[claim.id] = claim
+    _ORIGIN[claim.id] = _LOADING[-1] if _LOADING else _caller_module()[0]
+    return claim
+
+
+def add_structure(edges: Iterable[tuple[str, str]]) -> None:
+    """Record how a paper's results depend on each other (``(used, user)`` pairs), beyond what
+    the proof pages' step tags say; nodes need not be registered claims (e.g. external lemmas)."""
+    _STRUCTURE.extend(edges)
+
+
+def _in(claim_id: str, prefixes: Iterable[str]) -> bool:
+    return any(claim_id == p or claim_id.startswith(p.rstrip(".") + ".") for p in prefixes)
+
+
+def structure(papers: list[str] | None = None) -> list[tuple[str, str]]:
+    load_plugins()
+    return [(a, b) for a, b in _STRUCTURE if not papers or _in(b, papers)]
+
+
+def plugin_modules() -> list[str]:
+    """Every plugin module: the ``clcheck.claims`` entry points, then ``CLCHECK_PLUGINS``."""
+    names = [ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)]
+    names += [m.strip() for m in os.environ.get(PLUGINS_VARIABLE, "").split(",") if m.strip()]
+    return list(dict.fromkeys(names))
+
+
+def import_plugin(module: str) -> None:
+    """Import one plugin module (its claims register themselves); a failure names the module."""
+    _LOADING.append(module)
+    try:
+        importlib.import_module(module)
+    except ClaimError:
+        raise
+    except Exception as exc:
+        raise PluginError(f"plugin module {module!r} could not be imported: {type(exc).__name__}: {exc}") from exc
+    finally:
+        _LOADING.pop()
+
+
+def load_plugins() -> None:
+    """Import every plugin module (once)."""
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    for module in plugin_modules():
+        import_plugin(module)
+
+
+def all_claims(papers: list[str] | None = None, ids: list[str] | None = None) -> list[AnyClaim]:
+    """Registered claims, optionally filtered by id prefix (``--paper``) or exact ids."""
+    load_plugins()
+    claims = sorted(_CLAIMS.values(), key=lambda c: c.id)
+    if papers:
+        claims = [c for c in claims if _in(c.id, papers)]
+    if ids:
+        unknown = sorted(set(ids) - set(_CLAIMS))
+        if unknown:
+            raise KeyError(f"unknown claim id(s): {', '.join(unknown)}; `clcheck list` shows the registered ids")
+        claims = [c for c in claims if c.id in ids]
+    return claims
+
+
+def get(claim_id: str) -> AnyClaim:
+    load_plugins()
+    try:
+        return _CLAIMS[claim_id]
+    except KeyError:
+        raise KeyError(f"unknown claim id {claim_id!r}; `clcheck list` shows the registered ids") from None
+
+
+def origin(claim_id: str) -> str | None:
+    """The plugin module that registered the claim (what a witness records so replay can load it)."""
+    return _ORIGIN.get(claim_id)
+
+
+def papers() -> list[Paper]:
+    """Declared papers, plus an undeclared paper for every other prefix of a registered claim."""
+    load_plugins()
+    out = dict(_PAPERS)
+    for claim in _CLAIMS.values():
+        if claim.paper not in out:
+            out[claim.paper] = Paper(claim.paper, f"claims with ids {claim.paper}.*", module=_ORIGIN[claim.id])
+    return [out[k] for k in sorted(out)]
+
+
+def paper_of(claim: ClaimBase) -> Paper:
+    """The paper owning ``claim`` (an undeclared one when no plugin declared its prefix)."""
+    declared = _PAPERS.get(claim.paper)
+    if declared is not None:
+        return declared
+    module = _ORIGIN.get(claim.id, "")
+    path = getattr(importlib.import_module(module), "__file__", None) if module else None
+    return Paper(claim.paper, f"claims with ids {claim.paper}.*", module=module,
+                 witnesses=Path(path).resolve().parent / "witnesses" if path else None)

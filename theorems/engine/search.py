@@ -1,0 +1,147 @@
+"""Where counterexamples come from: a seeded random search (hypothesis, which also shrinks what
+it finds), the family's exhaustive list, and an adversarial search (torch autograd, gradient
+ascent on the margin through the same formulas) from many seeded starts."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any
+
+import numpy as np
+
+from numerics.backend import torch_backend
+from numerics.errors import AssumptionError
+from theorems.engine.budget import Budget
+from theorems.engine.claim import StatementClaim
+from theorems.engine.evaluate import applicable_parts, torch_margin
+from theorems.engine.probe import Tracker
+from theorems.engine.family import SubjectFamily
+
+
+class _Violation(Exception):
+    """Raised inside the hypothesis test so that hypothesis shrinks the example."""
+
+
+def admissible(claim: StatementClaim, family: SubjectFamily, subject: Any) -> bool:
+    """The subject lies in the family's domain, meets the claim's hypotheses and has a part to check."""
+    try:
+        family.validate(subject)
+        return claim.hypotheses_hold(subject) and bool(applicable_parts(claim, subject))
+    except AssumptionError:
+        return False
+
+
+def random_search(claim: StatementClaim, family: SubjectFamily, examples: int, seed: int,
+                  tracker: Tracker) -> None:
+    """``examples`` seeded hypothesis draws; the first confirmed violation is shrunk by hypothesis."""
+    from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings, target
+    from hypothesis import seed as hypothesis_seed
+    from hypothesis.errors import HypothesisException
+
+    state = {"shrinking": False}
+
+    @hypothesis_seed(seed)
+    @settings(max_examples=examples, database=None, deadline=None, derandomize=False,
+              suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
+              phases=(Phase.generate, Phase.target, Phase.shrink), print_blob=False)
+    @given(family.strategy())
+    def search(subject: Any) -> None:
+        if not admissible(claim, family, subject):
+            if not state["shrinking"]:
+                tracker.rejected += 1
+            reject()
+        p = tracker.probe(family, subject)
+        target(max(v.normalized_margin for v in p.best))
+        if state["shrinking"]:
+            if p.violated:
+                tracker.hypothesis_minimal = p
+                raise _Violation
+            return
+        tracker.record(p)
+        if p.violated:
+            state["shrinking"] = True
+            tracker.hypothesis_minimal = p
+            raise _Violation
+
+    try:
+        search()
+    except _Violation:
+        pass
+    except HypothesisException as exc:  # e.g. Unsatisfiable: every draw was rejected
+        tracker.search_notes.append(f"hypothesis ({family.name}): {type(exc).__name__}")
+    except BaseExceptionGroup as group:  # several distinct failures were shrunk: all must be _Violation
+        rest = group.subgroup(lambda e: not isinstance(e, _Violation))
+        if rest is not None:
+            raise rest
+
+
+def sample_subjects(family: SubjectFamily, n: int, seed: int) -> list[Any]:
+    """``n`` seeded subjects of ``family``: hypothesis draws, or the first of its exhaustive list."""
+    strategy = family.strategy()
+    if strategy is None:
+        return list(itertools.islice(family.exhaustive(quick=True), n))
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hypothesis_seed
+
+    out: list[Any] = []
+
+    @hypothesis_seed(seed)
+    @settings(max_examples=n, database=None, deadline=None, phases=(Phase.generate,),
+              suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def collect(subject: Any) -> None:
+        out.append(subject)
+
+    collect()
+    return out[:n]
+
+
+def exhaustive_search(claim: StatementClaim, family: SubjectFamily, quick: bool, tracker: Tracker) -> None:
+    """Every subject of the family's exhaustive list (thinner when ``quick``)."""
+    for subject in family.exhaustive(quick=quick):
+        if admissible(claim, family, subject):
+            tracker.record(tracker.probe(family, subject, found_by="exhaustive"))
+
+
+def adversarial_search(claim: StatementClaim, family: SubjectFamily, budget: Budget, seed: int,
+                       tracker: Tracker) -> None:
+    """Adam ascent on the largest normalized margin of the differentiable parts, from
+    ``budget.adversarial_starts`` seeded starts; the best point inside the hypotheses is probed."""
+    if not claim.adversarial or budget.adversarial_starts <= 0:
+        return
+    if family.random_start(np.random.default_rng(seed)) is None:
+        return
+    import torch
+
+    xp = torch_backend()
+    for start in range(budget.adversarial_starts):
+        rng = np.random.default_rng([seed, start])
+        torch.manual_seed(seed * 1_000 + start)
+        subject = family.random_start(rng)
+        if subject is None or not admissible(claim, family, subject):
+            continue
+        parts = [p for p in applicable_parts(claim, subject) if p.free_symbols <= family.differentiable]
+        if not parts:
+            return
+        symbols = set().union(*(p.free_symbols for p in parts))
+        params = family.params(subject)
+        opt = torch.optim.Adam(params, lr=0.05)
+        # decay the step to 1% of its start so that the ascent settles on thin maxima
+        schedule = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.01 ** (1 / budget.adversarial_steps))
+        best_value, best_params = -math.inf, [t.detach().clone() for t in params]
+        for _ in range(budget.adversarial_steps):
+            opt.zero_grad()
+            margin = torch_margin(parts, family.quantities(subject, symbols, xp, params=params), xp)
+            if not torch.isfinite(margin):
+                break
+            value = margin.item()
+            if value > best_value and admissible(claim, family, family.from_params(subject, params)):
+                best_value = value  # the best point visited inside the hypotheses
+                best_params = [t.detach().clone() for t in params]
+            (-margin).backward()
+            opt.step()
+            schedule.step()
+        end = family.from_params(subject, best_params)
+        if admissible(claim, family, end):
+            tracker.record(tracker.probe(family, end, found_by="adversarial"), adversarial=True)

@@ -1,0 +1,32 @@
+"""Shrinking a confirmed violation to a minimal witness.
+
+Greedy: take the first simpler subject the family proposes that stays inside the family's
+domain, meets the claim's hypotheses and still violates (confirmed in high precision); repeat
+until none does. A proposal outside the family's bounds (say N_C = 1 for a family drawn from
+2..4) is skipped, never evaluated.
+"""
+
+from __future__ import annotations
+
+from theorems.engine.claim import StatementClaim
+from theorems.engine.probe import Probe, Tracker
+from theorems.engine.search import admissible
+
+
+def shrink(claim: StatementClaim, start: Probe, tries: int, tracker: Tracker) -> Probe:
+    """The simplest violating subject reachable from ``start`` within ``tries`` proposals."""
+    family, current = start.family, start
+    improved = True
+    while improved and tries > 0:
+        improved = False
+        for candidate in family.shrink(current.subject):
+            tries -= 1
+            if tries < 0:
+                break
+            if not admissible(claim, family, candidate):
+                continue
+            p = tracker.probe(family, candidate, found_by=current.found_by)
+            if p.violated:
+                current, improved = p, True
+                break
+    return current

@@ -1,0 +1,125 @@
+"""Witnesses: replayable records of confirmed violations.
+
+A witness names its claim, the plugin module that registers the claim (so ``clcheck replay``
+can load it), the subject family, the subject itself (JSON) with a SHA-256 checksum of it,
+and both printed sides and the margin of every part at the confirming precision. Replay
+re-evaluates the subject in high precision after checking that it is the recorded subject,
+lies in the family's domain and meets the claim's hypotheses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import mpmath
+
+from numerics.errors import AssumptionError
+from theorems.engine.claim import StatementClaim
+from theorems.engine.errors import WitnessError
+from theorems.engine.probe import Probe, probe
+from theorems.engine.registry import origin, paper_of
+from theorems.engine.tolerance import is_violation
+from theorems.engine.family import SubjectFamily
+
+WITNESS_VERSION = 2
+
+
+def subject_checksum(subject_json: Any) -> str:
+    """SHA-256 of the subject's canonical JSON (sorted keys, no spaces)."""
+    blob = json.dumps(subject_json, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def witness_json(claim: StatementClaim, p: Probe, seed: int, role: str) -> dict[str, Any]:
+    """A replayable record of a confirmed violation (``role``: "minimal" or "worst")."""
+    parts = []
+    for v in p.best:
+        parts.append({
+            "part": str(v.part), "relation": str(v.part.relation),
+            "lhs": mpmath.nstr(v.lhs, 30), "rhs": mpmath.nstr(v.rhs, 30),
+            "margin": mpmath.nstr(v.margin, 20), "certain_margin": float(v.certain_margin),
+            "bracketed": v.bracketed, "tol": v.tol, "violated": is_violation(v.certain_margin, v.tol),
+        })
+    subject = p.family.to_json(p.subject)
+    return {
+        "version": WITNESS_VERSION, "claim": claim.id, "plugin": origin(claim.id), "role": role,
+        "family": p.family.name, "statement": claim.statement_text(),
+        "description": p.family.describe(p.subject), "subject": subject,
+        "subject_sha256": subject_checksum(subject), "dps": p.dps, "seed": seed,
+        "found_by": p.found_by, "parts": parts,
+    }
+
+
+def write_witness(data: dict[str, Any], path: Path) -> None:
+    """Write a witness atomically (a temporary file, then a rename): never half-written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2))
+    tmp.replace(path)
+
+
+def read_witness(path: Path) -> dict[str, Any]:
+    """Load a witness file; a missing, unreadable or malformed file is a WitnessError naming it."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise WitnessError(f"witness file {str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise WitnessError(f"witness file {str(path)!r} cannot be read: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise WitnessError(f"witness file {str(path)!r} is not JSON ({exc.msg} at line {exc.lineno})") from None
+    if not isinstance(data, dict):
+        raise WitnessError(f"witness file {str(path)!r} holds a JSON {type(data).__name__}, not an object")
+    missing = [k for k in ("claim", "family", "subject") if k not in data]
+    if missing:
+        raise WitnessError(f"witness file {str(path)!r} lacks the field(s) {', '.join(missing)}: "
+                           "it was not written by clcheck audit")
+    return data
+
+
+def family_by_name(claim: StatementClaim, name: str) -> SubjectFamily:
+    for fam in claim.subjects:
+        if fam.name == name:
+            return fam
+    names = ", ".join(repr(f.name) for f in claim.subjects) or "none"
+    raise WitnessError(f"claim {claim.id} has no subject family named {name!r} (its families: {names})")
+
+
+def witness_subject(data: dict[str, Any], claim: StatementClaim) -> tuple[SubjectFamily, Any]:
+    """The family and the subject of a witness, after checking it is the recorded, valid subject."""
+    family = family_by_name(claim, str(data["family"]))
+    recorded = data.get("subject_sha256")
+    if recorded is not None and recorded != subject_checksum(data["subject"]):
+        raise WitnessError(f"the subject of this witness of {claim.id} was edited: its checksum no longer "
+                           "matches the one recorded when the violation was confirmed")
+    try:
+        subject = family.from_json(data["subject"])
+        family.validate(subject)
+    except (AssumptionError, KeyError, TypeError, ValueError) as exc:
+        raise WitnessError(f"the witness subject is not a valid subject of family {family.name!r}: {exc}") from None
+    failed = [a.name for a in claim.assumptions if not a.holds(subject)]
+    if failed:
+        raise WitnessError(f"the witness subject violates the hypotheses of {claim.id}: {', '.join(failed)}")
+    return family, subject
+
+
+def replay(data: dict[str, Any], claim: StatementClaim) -> Probe:
+    """Re-evaluate a saved witness in high precision (every part confirmed)."""
+    family, subject = witness_subject(data, claim)
+    return probe(claim, family, subject, found_by=data.get("found_by", "witness"), force_confirm=True)
+
+
+def recorded_witness_path(claim: StatementClaim) -> Path | None:
+    """Where the owning plugin keeps the claim's recorded refutation (None if none is recorded)."""
+    if claim.known_refutation is None:
+        return None
+    folder = paper_of(claim).witnesses
+    return None if folder is None else folder / claim.known_refutation
+
+
+def recorded_witness(claim: StatementClaim) -> dict[str, Any] | None:
+    path = recorded_witness_path(claim)
+    return read_witness(path) if path is not None and path.exists() else None

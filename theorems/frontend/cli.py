@@ -1,0 +1,305 @@
+"""The ``clcheck`` command line: audit claims, replay a witness, check proofs and families, train.
+
+Every user error (an unknown claim, a missing or malformed file, a witness that does not
+match its claim, a plugin that fails to import) is printed as one or two lines naming the
+problem, with exit code 2; ``--debug`` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, List, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="A verification-backed checker for contrastive-learning theory.")
+# a wide table when the output is not a terminal (CI logs), the terminal's width otherwise
+console = Console() if sys.stdout.isatty() else Console(width=200)
+
+VERDICT_STYLE = {"proved": "bold green", "consistent": "green", "refuted": "bold red",
+                 "not_encodable": "yellow", "untested": "bold magenta", "inconclusive": "yellow"}
+EXIT_USER_ERROR = 2
+EXIT_INTERNAL_ERROR = 3
+
+
+_STATE = {"debug": bool(os.environ.get("CLCHECK_DEBUG"))}
+
+
+@app.callback()
+def _options(debug: bool = typer.Option(False, "--debug", help="show the traceback of any error")) -> None:
+    _STATE["debug"] = debug or bool(os.environ.get("CLCHECK_DEBUG"))
+
+
+def _user_errors() -> tuple[type[BaseException], ...]:
+    from numerics.errors import AssumptionError
+    from theorems.engine.errors import ClaimError, PluginError, WitnessError
+
+    return (AssumptionError, ClaimError, PluginError, WitnessError, KeyError, ValueError, OSError)
+
+
+def _command(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Run a command, turning a user error into a named one- or two-line message (exit 2) and an
+    internal error into a short message pointing at --debug (exit 3)."""
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (typer.Exit, typer.Abort):
+            raise
+        except _user_errors() as exc:
+            if _STATE["debug"]:
+                raise
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            console.print(f"[red]error:[/red] {message}", highlight=False)
+            raise typer.Exit(EXIT_USER_ERROR) from None
+        except Exception as exc:  # an internal bug: a short message, the traceback with --debug
+            if _STATE["debug"]:
+                raise
+            console.print(f"[red]internal error:[/red] {type(exc).__name__}: {exc}\n"
+                          "rerun the command with --debug for the traceback", highlight=False)
+            raise typer.Exit(EXIT_INTERNAL_ERROR) from None
+
+    return run
+
+
+def _progress() -> Progress:
+    """The progress bar of the commands that check many claims."""
+    return Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                    TimeElapsedColumn(), console=console)
+
+
+def _select(paper: Optional[List[str]], claim: Optional[List[str]]) -> list:
+    from theorems.engine.registry import all_claims
+
+    claims = all_claims(papers=paper, ids=claim)
+    if not claims:
+        raise KeyError("no registered claim matches the selection; `clcheck list` shows the registered ids")
+    return claims
+
+
+def _budget(profile: str, budget: Optional[int], starts: Optional[int], steps: Optional[int]):  # noqa: ANN202
+    from theorems.engine.budget import profile as named
+
+    return named(profile).with_overrides(examples=budget, adversarial_starts=starts, adversarial_steps=steps)
+
+
+@app.command()
+@_command
+def audit(
+    claim: Optional[List[str]] = typer.Option(None, "--claim", help="claim id (repeatable)"),
+    paper: Optional[List[str]] = typer.Option(None, "--paper", help="id prefix, e.g. merad (repeatable)"),
+    seed: int = typer.Option(0, "--seed", min=0, help="seed of every random choice (stated in the report)"),
+    profile: str = typer.Option("audit", "--profile", help="search depth: quick, audit or deep"),
+    budget: Optional[int] = typer.Option(None, "--budget", min=0, help="random examples per claim (overrides the profile)"),
+    adversarial_starts: Optional[int] = typer.Option(None, "--adversarial-starts", min=0,
+                                                     help="gradient-ascent starts per family"),
+    adversarial_steps: Optional[int] = typer.Option(None, "--adversarial-steps", min=0, help="steps per start"),
+    out: Path = typer.Option(Path("audit-report"), "--out", help="directory for report.md / report.json"),
+) -> None:
+    """Check every selected claim; write report.md, report.json and witnesses/; exit 1 on any unexpected verdict."""
+    from theorems.engine.check import check_claim
+    from theorems.frontend.report import write_reports
+    from training.device import configure_process
+
+    claims = _select(paper, claim)
+    plan = _budget(profile, budget, adversarial_starts, adversarial_steps)
+    configure_process()
+    results = []
+    with _progress() as progress:
+        task = progress.add_task("auditing", total=len(claims))
+        for c in claims:
+            progress.update(task, description=f"auditing {c.id}")
+            results.append(check_claim(c, plan, seed=seed, witness_dir=out / "witnesses", artifact_dir=out))
+            progress.advance(task)
+    write_reports(results, seed, out, {"profile": profile, **plan.__dict__})
+    _print_table(results, seed)
+    console.print(f"reports: {out / 'report.md'} and {out / 'report.json'}")
+    unexpected = [r.id for r in results if not r.expected]
+    if unexpected:
+        console.print(f"[bold red]unexpected verdicts: {', '.join(unexpected)}[/bold red]")
+        raise typer.Exit(1)
+
+
+def _print_table(results: list, seed: int) -> None:
+    from theorems.frontend.report import evidence, fmt
+
+    table = Table(title=f"clcheck audit (seed {seed})")
+    for col in ("id", "kind", "verdict", "examples", "min slack", "worst ratio", "certificate / witness", "expected"):
+        table.add_column(col, overflow="fold")
+    for r in results:
+        v = r.verdict.value
+        table.add_row(r.id, r.kind, f"[{VERDICT_STYLE.get(v, '')}]{v}[/]",
+                      f"{r.examples}+{r.adversarial_examples}", fmt(r.min_slack), fmt(r.worst_ratio),
+                      evidence(r)[:80], "yes" if r.expected else "[red]NO[/red]")
+    console.print(table)
+
+
+@app.command()
+@_command
+def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `clcheck audit`")) -> None:
+    """Re-evaluate a saved counterexample in high precision; exit 0 iff it still refutes its claim."""
+    import mpmath
+
+    from theorems.engine.claim import StatementClaim
+    from theorems.engine.errors import WitnessError
+    from theorems.engine.registry import get, import_plugin
+    from theorems.engine.witness import read_witness, replay as replay_witness
+
+    data = read_witness(witness)
+    plugin = data.get("plugin")
+    if plugin:
+        import_plugin(str(plugin))
+    try:
+        claim = get(str(data["claim"]))
+    except KeyError:
+        hint = (f"its plugin {plugin!r} was imported but does not register it" if plugin else
+                "the witness does not name its plugin: load it with CLCHECK_PLUGINS=<module>")
+        raise WitnessError(f"the witness is of claim {data['claim']!r}, which is not registered ({hint})") from None
+    if not isinstance(claim, StatementClaim):
+        raise WitnessError(f"claim {claim.id} is not a statement claim: it has no witnesses to replay")
+    p = replay_witness(data, claim)
+    console.print(f"claim {claim.id}: {claim.statement_text()}")
+    console.print(f"subject: {p.family.describe(p.subject)}")
+    for v in p.confirmed or []:
+        status = "[red]VIOLATED[/red]" if float(v.certain_margin) > v.tol else "holds"
+        console.print(f"  {v.part} [{v.part.relation}]: left side {mpmath.nstr(v.lhs, 25)}, right side "
+                      f"{mpmath.nstr(v.rhs, 25)}; violated by {mpmath.nstr(v.margin, 15)} "
+                      f"(tolerance {v.tol:.3g}): {status}")
+    if p.violated:
+        console.print(f"[bold red]the witness still refutes {claim.id}[/bold red] (mpmath, {p.dps} digits)")
+    else:
+        console.print(f"[yellow]the witness no longer refutes {claim.id}[/yellow]")
+        raise typer.Exit(1)
+
+
+@app.command()
+@_command
+def proofs(
+    paper: Optional[List[str]] = typer.Option(None, "--paper", help="id prefix of the pages to check"),
+    seed: int = typer.Option(0, "--seed", min=0),
+    profile: str = typer.Option("quick", "--profile", help="search depth: quick, audit or deep"),
+    budget: Optional[int] = typer.Option(None, "--budget", min=0, help="random examples per claim"),
+    out: Path = typer.Option(Path("audit-report"), "--out"),
+    write_pages: bool = typer.Option(False, "--write-pages", help="record each page's step statuses in the page"),
+) -> None:
+    """Run the check behind every step of the proof pages; write proofs.md and the dependency graph."""
+    from theorems.engine.check import check_claim
+    from theorems.engine.registry import all_claims, structure
+    from theorems.frontend import proof_pages as pf
+    from training.device import configure_process
+
+    pages = pf.read_pages(paper)
+    registered = {c.id: c for c in all_claims()}
+    edges = structure(paper)
+    nodes = pf.referenced_ids(pages) | {n for edge in edges for n in edge}
+    needed = sorted(nodes & set(registered))
+    plan = _budget(profile, budget, None, None)
+    configure_process()
+    results = {}
+    with _progress() as progress:
+        task = progress.add_task("checking", total=len(needed))
+        for cid in needed:
+            progress.update(task, description=f"checking {cid}")
+            results[cid] = check_claim(registered[cid], plan, seed=seed)
+            progress.advance(task)
+    pf.assign(pages, results)
+    out.mkdir(parents=True, exist_ok=True)
+    graph = out / "proofs-graph.png"
+    pf.draw_graph(pages, edges, results, graph)
+    pf.write_report(pages, results, graph, out / "proofs.md")
+    if write_pages:
+        for page in pages:
+            pf.write_back(page, results.get(page.claim_id), seed)
+    table = Table(title="step-checked proofs")
+    for col in ("page", "verdict", "steps", "certified", "tested", "refuted", "unchecked"):
+        table.add_column(col)
+    for page in pages:
+        verdict = results[page.claim_id].verdict.value if page.claim_id in results else "not encoded"
+        counts = [sum(s.status == k for s in page.steps) for k in ("certified", "tested", "refuted", "unchecked")]
+        table.add_row(page.claim_id, verdict, str(len(page.steps)), *map(str, counts))
+    console.print(table)
+    console.print(f"report: {out / 'proofs.md'}; graph: {graph}")
+    unexpected = [r.id for r in results.values() if not r.expected]
+    if unexpected:
+        console.print(f"[bold red]unexpected verdicts: {', '.join(unexpected)}[/bold red]")
+        raise typer.Exit(1)
+
+
+@app.command("list")
+@_command
+def list_claims(paper: Optional[List[str]] = typer.Option(None, "--paper")) -> None:
+    """List the registered claims with their kind, source and statement."""
+    from theorems.engine.registry import all_claims, papers
+
+    table = Table(title="registered claims")
+    for col in ("id", "kind", "source", "statement"):
+        table.add_column(col, overflow="fold")
+    for c in all_claims(papers=paper):
+        table.add_row(c.id, c.kind.value, str(c.source), c.statement_text())
+    console.print(table)
+    console.print("papers: " + "; ".join(f"{p.prefix} ({p.module})" for p in papers()))
+
+
+@app.command("check-family")
+@_command
+def check_family(
+    claim: Optional[List[str]] = typer.Option(None, "--claim", help="claim id (repeatable)"),
+    paper: Optional[List[str]] = typer.Option(None, "--paper", help="id prefix (repeatable)"),
+    draws: int = typer.Option(3, "--draws", min=1, help="subjects drawn per family"),
+    seed: int = typer.Option(0, "--seed", min=0),
+) -> None:
+    """Evaluate every quantity of the selected claims' subject families in float64, mpmath and
+    torch on a few draws; name the backend and quantity that fail. Exit 1 on any failure."""
+    from theorems.engine.claim import StatementClaim
+    from theorems.engine.family_check import check_families
+
+    families = {}
+    for c in _select(paper, claim):
+        if isinstance(c, StatementClaim):
+            for fam in c.subjects:
+                families.setdefault(id(fam), fam)
+    rows = check_families(list(families.values()), draws, seed)
+    table = Table(title=f"quantities per backend ({draws} draws per family, seed {seed})")
+    for col in ("family", "quantity", "float64", "mpmath", "torch"):
+        table.add_column(col, overflow="fold")
+    for row in rows:
+        table.add_row(row.family, row.quantity, *(_cell(row.status[b]) for b in ("float64", "mpmath", "torch")))
+    console.print(table)
+    failed = [r for r in rows if r.failed]
+    if failed:
+        console.print(f"[bold red]{len(failed)} quantity/backend pair(s) failed[/bold red]")
+        raise typer.Exit(1)
+
+
+def _cell(status: str) -> str:
+    return status if status.startswith(("ok", "n/a")) else f"[red]{status}[/red]"
+
+
+def _register_train() -> None:
+    """`clcheck train`: the training module's command (torch is imported only when it runs)."""
+    from training.cli import train_command
+
+    app.command("train", help="Train an encoder (digits or synthetic data); checkpoints and resume.")(
+        _command(train_command))
+
+
+_register_train()
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    """The ``clcheck`` entry point; ``--debug`` may stand anywhere on the command line."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "--debug" in args:
+        args = ["--debug"] + [a for a in args if a != "--debug"]
+    app(args=args, prog_name="clcheck")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

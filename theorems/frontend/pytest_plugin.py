@@ -1,0 +1,126 @@
+"""pytest plugin: every registered claim becomes a test item marked ``theorems`` and its paper.
+
+Collection is opt-in (this plugin is installed for every pytest run in the environment): set
+``clcheck_collect_claims = true`` in the ini file, or pass ``--claims``. Items are named
+``claims::<id>`` and carry the markers ``theorems`` and the claim's paper prefix, registered
+from the plugins' :class:`~theorems.engine.registry.Paper` declarations -- so
+``pytest -m theorems`` runs them all and ``pytest -m <paper>`` one paper, an outside plugin's
+included.
+
+A claim's test passes when its verdict is the one the repository expects: ``proved`` or
+``consistent`` for a claim with no recorded refutation, and ``refuted`` -- with the recorded
+witness still refuting on replay -- for a claim recorded as refuted. Anything else fails and
+prints the evidence.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+_ENABLED = pytest.StashKey[bool]()
+_ADDED = pytest.StashKey[bool]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    from theorems.engine.budget import PROFILES
+
+    group = parser.getgroup("clcheck", "clcheck claims")
+    group.addoption("--claims", action="store_true", default=False,
+                    help="collect every registered clcheck claim as a test item")
+    group.addoption("--theorems-seed", type=int, default=0,
+                    help="seed of the claim search (printed in the header; replays a failure)")
+    group.addoption("--theorems-profile", choices=sorted(PROFILES), default="quick",
+                    help="search depth per claim: quick (default), audit or deep")
+    parser.addini("clcheck_collect_claims", "collect registered clcheck claims as tests", type="bool",
+                  default=False)
+
+
+def _enabled(config: pytest.Config) -> bool:
+    """--claims, or the ini switch when pytest was pointed at directories only (not at files)."""
+    if config.getoption("--claims"):
+        return True
+    if not config.getini("clcheck_collect_claims"):
+        return False
+    return all("::" not in a and Path(a).is_dir() for a in config.args)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "theorems: a registered clcheck claim (its verdict is checked)")
+    config.stash[_ENABLED] = _enabled(config)
+    config.stash[_ADDED] = False
+    if config.stash[_ENABLED]:
+        from theorems.engine.registry import papers
+        from training.device import configure_process
+
+        configure_process()
+        for paper in papers():
+            config.addinivalue_line("markers", f"{paper.prefix}: claims of {paper.title}")
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    if not config.stash.get(_ENABLED, False):
+        return None
+    return (f"clcheck: --theorems-seed={config.getoption('--theorems-seed')} "
+            f"--theorems-profile={config.getoption('--theorems-profile')}")
+
+
+class ClaimItem(pytest.Item):
+    """One registered claim, checked by the engine."""
+
+    def __init__(self, *, claim_id: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.claim_id = claim_id
+
+    def runtest(self) -> None:
+        from theorems.engine.budget import profile
+        from theorems.engine.check import check_claim
+        from theorems.engine.registry import get
+
+        budget = profile(self.config.getoption("--theorems-profile"))
+        result = check_claim(get(self.claim_id), budget, seed=self.config.getoption("--theorems-seed"))
+        self.user_properties.append(("verdict", result.verdict.value))
+        if not result.expected:
+            raise ClaimFailure(result.to_json())
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, ClaimFailure):
+            data = excinfo.value.args[0]
+            return (f"claim {self.claim_id}: verdict {data['verdict']} is not what the repository "
+                    f"expects ({data['expected_note']})\n" + json.dumps(data, indent=2, default=str))
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[str, int, str]:
+        return "claims", 0, f"claim {self.claim_id}"
+
+
+class ClaimFailure(Exception):
+    """The verdict differs from the recorded expectation."""
+
+
+class ClaimCollector(pytest.Collector):
+    """The virtual node holding one item per registered claim."""
+
+    def collect(self) -> list[pytest.Item]:
+        from theorems.engine.registry import all_claims
+
+        items = []
+        for claim in all_claims():
+            item = ClaimItem.from_parent(self, name=claim.id, claim_id=claim.id)
+            item.add_marker("theorems")
+            item.add_marker(claim.paper)
+            items.append(item)
+        return items
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
+                                  items: list[pytest.Item]) -> None:
+    if not config.stash.get(_ENABLED, False) or config.stash[_ADDED]:
+        return
+    config.stash[_ADDED] = True
+    collector = ClaimCollector.from_parent(session, name="claims", nodeid="claims")
+    items.extend(collector.collect())

@@ -1,0 +1,139 @@
+"""Audit reports: ``report.json`` (read by other tools) and ``report.md`` (read by people)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from theorems.engine.tolerance import ATOL, CONFIRM_DPS, RTOL
+from theorems.engine.verdict import ClaimResult
+
+REPORT_VERSION = 1
+
+
+def report_json(results: list[ClaimResult], seed: int, budget: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "version": REPORT_VERSION,
+        "seed": seed,
+        "budget": budget,
+        "claims": [_sanitize(r.to_json()) for r in results],
+    }
+
+
+def _sanitize(obj: Any) -> Any:
+    """JSON has no inf/nan: write them as strings."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return str(obj)
+    if isinstance(obj, dict):
+        return {k: _sanitize(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_sanitize(v) for v in obj]
+    return obj
+
+
+def fmt(x: float | None, digits: int = 4) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float) and not math.isfinite(x):
+        return str(x)
+    return f"{x:.{digits}g}"
+
+
+def evidence(r: ClaimResult) -> str:
+    """Certificate methods or the witness, for the table's last column (pipes escaped)."""
+    return _evidence(r).replace("|", "\\|")
+
+
+def _evidence(r: ClaimResult) -> str:
+    if r.witness is not None:
+        return f"witness: {r.witness['description']}"
+    if r.certificate:
+        ok = [c for c in r.certificate if c["ok"]]
+        if ok:
+            return "; ".join(f"{c['method']} ({c['domain']})" for c in ok)
+        return "certificate attempt failed"
+    return r.reason or ""
+
+
+def markdown(results: list[ClaimResult], seed: int, budget: dict[str, Any]) -> str:
+    lines = [
+        "# clcheck audit",
+        "",
+        f"Seed {seed}; budget per claim: {budget}. Tolerance policy: see README (RTOL={RTOL:g}, ATOL={ATOL:g};"
+        f" violations confirmed at {CONFIRM_DPS} digits).",
+        "",
+        "| id | source | kind | verdict | examples | min slack | worst ratio | certificate or witness | expected |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in results:
+        examples = f"{r.examples}+{r.adversarial_examples} adv"
+        lines.append(
+            f"| `{r.id}` | {r.source} | {r.kind} | **{r.verdict.value}** | {examples} | "
+            f"{fmt(r.min_slack)} | {fmt(r.worst_ratio)} | {evidence(r)} | {'yes' if r.expected else 'NO'} |"
+        )
+    lines += ["", "## Details", ""]
+    for r in results:
+        lines += _details(r)
+    return "\n".join(lines) + "\n"
+
+
+def _details(r: ClaimResult) -> list[str]:
+    out = [f"### `{r.id}` -- {r.verdict.value}", "", f"Statement: `{r.statement}`", "",
+           f"Source: {r.source}. Time {r.seconds:.1f} s."]
+    if r.subjects:
+        kinds = ", ".join(f"{name} ({r.subject_kinds.get(name, 'random')}): {n}" for name, n in r.subjects.items())
+        out.append(f"Subjects: {kinds}; rejected by the hypotheses: {r.rejected}; "
+                   f"float candidates re-evaluated in high precision: {r.candidates}.")
+    if r.float_screen:
+        fs = r.float_screen
+        out.append(f"Float screen audit: {fs['audited']} examples re-evaluated in mpmath, largest "
+                   f"float-vs-mpmath margin difference {fs['max_error_in_tol']:.2g} tolerances"
+                   + (" -- UNRELIABLE: every example was confirmed in high precision" if fs["unreliable"] else ".")
+                   + (f" Skipped on {fs['skipped_large_subjects']} subjects too large for mpmath (their candidate "
+                      "parts were still confirmed)." if fs.get("skipped_large_subjects") else "")
+                   + (f" {fs['unconfirmed_candidates']} float candidates were left unconfirmed (no "
+                      "high-precision value, or large subjects of a claim already refuted)."
+                      if fs.get("unconfirmed_candidates") else ""))
+    for p in r.parts:
+        out.append(f"- part `{p.label}`: min slack {fmt(p.min_slack)} (at {p.min_slack_subject}); "
+                   f"worst ratio smaller side / larger side {fmt(p.worst_ratio)} (at {p.worst_ratio_subject or '-'})")
+    if r.certificate:
+        for c in r.certificate:
+            out.append(f"- certificate [{c['method']}] {'PROVED' if c['ok'] else 'not proved'}: "
+                       f"{c['statement']} on {c['domain']} ({c['seconds']:.2f} s)")
+    for role, w in (("minimal witness", r.witness), ("worst violation", r.worst_violation)):
+        if w is not None:
+            out.append(f"- {role} ({w['found_by']}): {w['description']}")
+            for part in w["parts"]:
+                if part["violated"]:
+                    relation = part.get("relation", part["part"])
+                    out.append(f"  - `{relation}` fails: left side {part['lhs']}, right side {part['rhs']} "
+                               f"(violated by {part['margin']})")
+    if r.reason:
+        out.append(f"- {'measured' if r.experiment else 'reason'}: {r.reason}")
+    if r.experiment:
+        params = ", ".join(f"{k}={v}" for k, v in r.experiment["parameters"].items())
+        out.append(f"- parameters: {params}")
+    if r.expected_note:
+        out.append(f"- expectation: {r.expected_note}")
+    if r.part_status:
+        out.append("- part status: " + "; ".join(f"`{k}`: {v.value}" for k, v in r.part_status.items()))
+    for section in r.artifacts:
+        out += ["", section]
+    out.append("")
+    return out
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    """Write via a temporary file and a rename: a report is never left half written."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
+
+
+def write_reports(results: list[ClaimResult], seed: int, out_dir: Path, budget: dict[str, Any]) -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    _atomic_write(out_dir / "report.json", json.dumps(report_json(results, seed, budget), indent=2, default=str))
+    _atomic_write(out_dir / "report.md", markdown(results, seed, budget))

@@ -1,0 +1,300 @@
+"""Claims of Huang, Yi, Zhao, Jiang -- "The Generalization of Contrastive Self-Supervised Learning"
+(ICLR 2023; talk slides ``004_86d461343230f9e1.txt``).
+
+Every quantity is an exact finite sum over an augmented setting (numerics/augmented.py): n samples
+with latent classes, finite augmentation sets A(x) of equally likely augmented inputs, sample
+masses; x1, x2 independent uniform in A(x); x, x' independent samples; x- uniform in A(x').
+The quantity symbols are defined at the end of numerics/augmented.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sympy import E, Eq, Float, Ge, Le, exp, log, sqrt
+
+from numerics import augmented as ag
+from theorems.subjects import augmented as aq
+from theorems.papers.huang import experiments as huang_experiments
+from theorems.papers.huang import certificates as proofs
+from theorems.engine.claim import Assumption, Claim, Kind, Source, UnencodableClaim, parts
+from theorems.engine.registry import add_structure, register
+from theorems.subjects.augmented import AugmentedFamily
+
+FILE = "004_86d461343230f9e1.txt"
+# 2 as a 40-digit Float: sympy pulls sqrt(2) out of the root, and torch.sqrt rejects a Python int
+TWO = Float(2, 40)
+
+
+# encoders trained on digits with two augmented views (InfoNCE; cross-correlation)
+LEARNED_NCE, LEARNED_BT = huang_experiments.learned_families()
+
+def source(numbering: str) -> Source:
+    return Source(file=FILE, numbering=numbering, paper="Huang et al.")
+
+
+# -- assumptions ------------------------------------------------------------------------------
+def _norms(s: object) -> np.ndarray:
+    return np.linalg.norm(s.setting.feats, axis=2)  # type: ignore[attr-defined]
+
+
+UNIT_NORM = Assumption("||f|| = 1", "every encoder value has norm 1 (slide 'The InfoNCE loss can be written as')",
+                       lambda s: bool(np.all(np.abs(_norms(s) - 1) <= 1e-9)))
+K_PAIR = Assumption("K >= 2", "a pair of classes k != l exists", lambda s: s.setting.n_classes >= 2)
+
+
+def _coord_ok(s: object) -> bool:
+    st = s.setting  # type: ignore[attr-defined]
+    second = np.sum(np.mean(st.feats ** 2, axis=1) * st.mass[:, None], axis=0)
+    return bool(np.all(np.abs(second - 1) <= 1e-9))
+
+
+COORD_NORM = Assumption("E f_i^2 = 1", "E_x E_{x' in A(x)} f_i(x')^2 = 1 for each i (Lemma 2, Barlow Twins)",
+                        _coord_ok)
+
+
+def _lemma1_hyp(s: object) -> bool:
+    st = s.setting  # type: ignore[attr-defined]
+    _, main = ag.sigma_of(st, s.delta)  # type: ignore[attr-defined]
+    good = ag.good_alignment(st, s.eps)  # type: ignore[attr-defined]
+    pred = ag.nn_predict(st)
+    for part in main:
+        for x in part:
+            if good[x] and pred[x] != frozenset({int(st.labels[x])}):
+                return False
+    return True
+
+
+LEMMA1_HYP = Assumption(
+    "G_f correct on (C^0_1 u ... u C^0_K) n S_eps",
+    "G = G_f (nearest centre at f(x), x = the first augmentation; a tie is a mistake) classifies every "
+    "sample of the main parts (maximum cliques of d_A <= delta) inside S_eps correctly", _lemma1_hyp)
+
+
+def theorem2_condition(s: object) -> bool:
+    """Theorem 2's hypotheses on a subject: ||f|| = r everywhere, L finite, the divergence condition."""
+    st = s.setting  # type: ignore[attr-defined]
+    r = float(s.r)  # type: ignore[attr-defined]
+    if not np.all(np.abs(_norms(s) - r) <= 1e-9 * r):
+        return False
+    L, _ = ag.lipschitz(st)
+    if not np.isfinite(L):
+        return False
+    sig, _ = ag.sigma_of(st, s.delta)  # type: ignore[attr-defined]
+    R = ag.r_eps(st, s.eps)  # type: ignore[attr-defined]
+    rho = 2 * (1 - sig) + R / float(np.min(st.class_mass)) + sig * (L * s.delta / r + 2 * s.eps / r)  # type: ignore[attr-defined]
+    mu = np.asarray(ag.centres(ag.AugArrays.from_setting(st, ag_float())), dtype=float)
+    delta_mu = 1 - float(np.min(np.sum(mu ** 2, axis=1))) / r ** 2
+    bound = r ** 2 * (1 - rho - np.sqrt(2 * rho) - delta_mu / 2)
+    K = st.n_classes
+    return all(float(mu[l] @ mu[k]) < bound for k in range(K) for l in range(K) if k != l)
+
+
+def ag_float():  # noqa: ANN201 - the float64 backend
+    from numerics.backend import FLOAT
+
+    return FLOAT
+
+
+THEOREM2_HYP = Assumption(
+    "divergence condition",
+    "||f(x')|| = r for every augmented input; L = the Lipschitz constant of f on the augmented inputs "
+    "(finite); (sigma, delta) with sigma from the maximum cliques; mu_l^T mu_k < r^2 (1 - rho_max - "
+    "sqrt(2 rho_max) - Delta_mu / 2) for all l != k, rho_max = 2(1 - sigma) + R_eps / min_l p_l + "
+    "sigma (L delta / r + 2 eps / r), Delta_mu = 1 - min_k ||mu_k||^2 / r^2", theorem2_condition)
+
+
+def _collapsed(s: object) -> bool:
+    st = s.setting  # type: ignore[attr-defined]
+    return ag.sigma_of(st, 0.0)[0] == 1.0 and ag.r_eps(st, 0.0) == 0.0 and bool(
+        np.all(np.abs(_norms(s) - 1) <= 1e-9))
+
+
+COLLAPSED = Assumption(
+    "sigma = 1, delta = 0, eps = 0, R_eps = 0",
+    "the samples of a class share an augmented input (d_A = 0: sigma = 1 at delta = 0), every sample's "
+    "augmentations embed to one point (R_0 = 0) and ||f|| = 1: the case where the slides give tau = 0",
+    _collapsed)
+EPS_POSITIVE = Assumption("eps > 0", "eps > 0 (Theorem 1)", lambda s: s.eps > 0)
+
+# -- identities ------------------------------------------------------------------------------
+register(Claim(
+    id="huang.infonce.decomposition", kind=Kind.IDENTITY,
+    source=source("slide 'The InfoNCE loss can be written as'"),
+    statement=parts(Eq(aq.L_nce, aq.L1_nce + aq.L2_nce), labels=[proofs.INFONCE]),
+    assumptions=(UNIT_NORM,),
+    subjects=(AugmentedFamily(norm="sphere"), AugmentedFamily(norm="sphere", inputs="clustered"), LEARNED_NCE),
+    certificates=(proofs.infonce_decomposition,),
+    encoding="L_1 = 1/2 E||f(x1) - f(x2)||^2 - 1 computed from the distances, L_2 = E log(e^{s12} + e^{s1-}), "
+             "L_InfoNCE from the printed ratio; exact sums over (x, x1, x2, x', x-), encoders f(x') = "
+             "W x' / ||W x'||.",
+))
+
+register(Claim(
+    id="huang.crosscorr.decomposition", kind=Kind.IDENTITY,
+    source=source("slide 'Barlow Twins'"),
+    statement=parts(Eq(aq.L_cc, (1 - aq.lam) * aq.L1_cc + aq.lam * aq.L2_cc), labels=[proofs.CROSSCORR]),
+    subjects=(AugmentedFamily(), AugmentedFamily(norm="coord", inputs="clustered"), LEARNED_BT,
+              AugmentedFamily(encoder="table", integer=True)),
+    certificates=(proofs.crosscorr_decomposition,),
+    encoding="lambda in {0, 0.005, 0.5, 1, 2}; C_ij = E_x E_{x1,x2} f_i(x1) f_j(x2) over all |A|^2 ordered "
+             "pairs. The identity holds because ||C - I||^2 = sum (1 - C_ii)^2 + sum_{i != j} C_ij^2; it "
+             "needs no normalization of f.",
+))
+
+register(Claim(
+    id="huang.barlow.trace_identity", kind=Kind.IDENTITY,
+    source=source("(1), proof idea of Theorem 4"),
+    statement=parts(Eq(aq.bt_lhs, aq.bt_gram + aq.d_dim - aq.K_cls),
+                    Eq(aq.bt_gram + aq.d_dim - aq.K_cls, aq.bt_sum + aq.d_dim - aq.K_cls),
+                    labels=[proofs.TRACE_GRAM, proofs.TRACE_SUM]),
+    subjects=(AugmentedFamily(), AugmentedFamily(encoder="table", integer=True), LEARNED_NCE, LEARNED_BT),
+    certificates=(proofs.barlow_trace_identity,),
+    encoding="U = [sqrt(p_k) mu_k] (d x K); K = 1..4 and d = 1..4, so K > d is included: the identity "
+             "holds there too (tr(I_d) - tr(I_K) = d - K, tr(UU^T UU^T) = tr(U^T U U^T U)).",
+))
+
+register(Claim(
+    id="huang.simple_contrastive", kind=Kind.IDENTITY,
+    source=source("slide 'Simple Contrastive Loss'"),
+    statement=parts(Eq(aq.L2s_pairs, aq.L2s_mean), labels=[proofs.SIMPLE]),
+    subjects=(AugmentedFamily(), AugmentedFamily(norm="sphere", inputs="clustered"), LEARNED_NCE),
+    certificates=(proofs.simple_contrastive,),
+    encoding="x and x' independent samples (the print's E_{x,x'}), x1 uniform in A(x), x- uniform in A(x'); "
+             "the identity is bilinearity plus that independence.",
+))
+
+register(Claim(
+    id="huang.nn_classifier_linear", kind=Kind.IDENTITY,
+    source=source("slide 'Nearest Neighbor (NN) Classifier'"),
+    statement=parts(Eq(aq.nn_mismatch, 0), Eq(aq.nn_gap, 0),
+                    labels=["argmin_k ||f(x) - mu_k|| = argmax_k (W f(x) + b)_k as sets (ties included)",
+                            proofs.NN_SCORES]),
+    subjects=(AugmentedFamily(encoder="table", integer=True), AugmentedFamily(), LEARNED_NCE),
+    certificates=(proofs.nn_scores,),
+    encoding="Both classifiers at every augmented point's embedding; the argmin and argmax sets are compared "
+             "in exact rational arithmetic (integer-valued encoders make ties frequent); the second part is "
+             "the score identity behind it (the -||f(x)||^2/2 term does not depend on k).",
+))
+
+# -- inequalities ------------------------------------------------------------------------------
+register(Claim(
+    id="huang.barlow.trace_bound", kind=Kind.INEQUALITY,
+    source=source("(1), last step"),
+    statement=parts(Ge(aq.bt_lhs, aq.tb_pair + aq.d_dim - aq.K_cls),
+                    labels=["||sum p mu mu^T - I_d||^2 >= p_k p_l (mu_k^T mu_l)^2 + d - K (every k != l)"]),
+    assumptions=(K_PAIR,),
+    subjects=(AugmentedFamily(classes=(2, 4)), AugmentedFamily(encoder="table", integer=True, classes=(2, 4)), LEARNED_BT),
+    encoding="Tested at the pair k != l with the largest p_k p_l (mu_k^T mu_l)^2, i.e. for every pair. By the "
+             "identity the slack is the rest of the double sum: the (k, l) term once more, the diagonal terms "
+             "(p_k ||mu_k||^2 - 1)^2 and the other off-diagonal terms, all >= 0 (also for K > d).",
+))
+
+register(Claim(
+    id="huang.lemma2", kind=Kind.INEQUALITY,
+    source=source("Lemma 2"),
+    statement=parts(Le(aq.L_pos, 2 * sqrt(aq.d_dim * aq.L1_cc)), labels=["L_positive <= 2 sqrt(d L_1)"]),
+    assumptions=(COORD_NORM,),
+    subjects=(AugmentedFamily(norm="coord"), AugmentedFamily(norm="coord", inputs="clustered"), LEARNED_BT),
+    encoding="f(x') = D W x' with D diagonal such that E_x E_{x'} f_i(x')^2 = 1 exactly (computed in each "
+             "backend); L_1 = sum_i (1 - C_ii)^2.",
+))
+
+register(Claim(
+    id="huang.theorem4", kind=Kind.INEQUALITY,
+    source=source("Theorem 4"),
+    statement=parts(Le(aq.th4_dot, sqrt(TWO / (aq.th4_pk * aq.th4_pl)
+                                       * (aq.L2_cc + aq.tau_bt - (aq.d_dim - aq.K_cls) / 2))),
+                    labels=["mu_k^T mu_l <= sqrt(2/(p_k p_l) (L_2 + tau - (d - K)/2))"]),
+    assumptions=(K_PAIR,),
+    subjects=(AugmentedFamily(classes=(2, 4)), AugmentedFamily(norm="coord", inputs="clustered", classes=(2, 4)), LEARNED_BT),
+    encoding="tau = ||C - sum_k p_k mu_k mu_k^T||^2, the smallest tau the hypothesis allows (a larger tau "
+             "only weakens the bound); tested at the pair k != l with the largest mu_k^T mu_l - bound. The "
+             "square root's argument is never negative: ||sum p mu mu^T - I|| <= sqrt(L_2) + sqrt(tau) and (1) "
+             "give L_2 + tau - (d - K)/2 >= p_k p_l (mu_k^T mu_l)^2 >= 0, so no subject is excluded (a negative "
+             "argument would give NaN and be reported).",
+))
+
+register(Claim(
+    id="huang.lemma1", kind=Kind.INEQUALITY,
+    source=source("Lemma 1 (Error Rate)"),
+    statement=parts(Le(aq.err_G, 1 - aq.sigma + aq.R_eps), labels=["Err(G_f) <= (1 - sigma) + P[not S_eps]"]),
+    assumptions=(LEMMA1_HYP,),
+    subjects=(AugmentedFamily(norm="sphere", inputs="clustered"), AugmentedFamily(encoder="table", integer=True), LEARNED_NCE,
+              AugmentedFamily()),
+    encoding="G = G_f, evaluated at f(x) with x the sample's first augmentation (A(x) contains x); sigma = "
+             "min_k P[C^0_k]/P[C_k] with C^0_k a maximum-mass clique of {d_A <= delta}; eps and delta drawn "
+             "among 0 and the data's own distances; the lemma's hypothesis is checked on every subject.",
+))
+
+register(Claim(
+    id="huang.theorem2", kind=Kind.INEQUALITY,
+    source=source("Theorem 2 (Main Result)"),
+    statement=parts(Le(aq.err_G, 1 - aq.sigma + aq.R_eps), labels=["Err(G_f) <= (1 - sigma) + R_eps"]),
+    assumptions=(THEOREM2_HYP,),
+    artifacts=(huang_experiments.sigma_and_theorem2,),
+    subjects=(AugmentedFamily(norm="sphere", inputs="clustered", radius=True), LEARNED_NCE,
+              AugmentedFamily(norm="sphere", inputs="clustered", radius=True, classes=(2, 4))),
+    adversarial=False,
+    encoding="r = the norm of the normalized encoder f(x') = r W x'/||W x'|| (r in {0.5, 1, 2}); L = the "
+             "Lipschitz constant of f on the augmented inputs (max ratio over pairs: exact for f restricted to "
+             "the data, which is all the distribution sees); min_l rho_l read as min_l p_l; the divergence "
+             "condition (strict) is the hypothesis. G_f at f(x), x the first augmentation; ties are errors.",
+))
+
+register(Claim(
+    id="huang.theorem1", kind=Kind.INEQUALITY,
+    source=source("Theorem 1 (Upper Bound of R_eps)"),
+    statement=parts(Le(aq.R_eps ** 2, aq.A_size ** 2 / 2 * aq.L_align / aq.eps_s ** 2),
+                    labels=["R_eps^2 <= eta(eps)^2 L_align with eta(eps) = |A|/(sqrt(2) eps)"]),
+    assumptions=(EPS_POSITIVE,),
+    subjects=(AugmentedFamily(norm="sphere"), AugmentedFamily(norm="sphere", inputs="clustered"), LEARNED_NCE,
+              AugmentedFamily()),
+    encoding="eta(eps) = O(1/eps) has an unspecified constant. For finite uniform augmentation sets a sample "
+             "outside S_eps has an ordered pair (and its reverse) at distance > eps, so L_align >= R_eps 2 "
+             "eps^2/|A|^2 >= R_eps^2 2 eps^2/|A|^2: eta(eps) = |A|/(sqrt(2) eps) is a valid constant, and the "
+             "worst ratio reported is (c_needed / (|A|/sqrt(2)))^2, i.e. the smallest c the data require. The "
+             "Lipschitz hypothesis is not needed for finite sets; for continuous augmentation distributions "
+             "(where the paper's eta depends on L) the constant is not determined by the slides.",
+))
+
+register(Claim(
+    id="huang.theorem3", kind=Kind.INEQUALITY,
+    source=source("Theorem 3"),
+    statement=parts(Le(aq.th3_dot, log(exp(aq.L2_nce / (aq.th3_pk * aq.th3_pl)) - E)),
+                    labels=["mu_k^T mu_l <= log(exp(L_2/(p_k p_l)) - e) (tau = 0, eps = 0)"]),
+    assumptions=(K_PAIR, COLLAPSED),
+    subjects=(AugmentedFamily(encoder="collapsed", classes=(2, 4)),),
+    encoding="Only the case the slides determine: sigma = 1, delta = 0, eps = 0, R_eps = 0, where tau = 0 and "
+             "exp(1 - eps) = e. Subjects: every augmented input of class k embeds to the unit vector v_k and "
+             "the samples of a class share an augmented input. L_2 is the InfoNCE L_2 (SimCLR). Tested at the "
+             "pair with the largest mu_k^T mu_l - bound. For sigma < 1, delta > 0 or eps > 0, tau(eps, sigma, "
+             "delta) is only described qualitatively ('non-negative, decreasing ...'), so that case is not "
+             "encodable.",
+))
+
+add_structure([
+    ("huang.lemma1", "huang.theorem2"),
+    ("huang.theorem1", "huang.theorem2"),
+    ("huang.barlow.trace_identity", "huang.barlow.trace_bound"),
+    ("huang.barlow.trace_bound", "huang.theorem4"),
+    ("huang.crosscorr.decomposition", "huang.lemma2"),
+    ("huang.infonce.decomposition", "huang.theorem3"),
+])
+
+
+# What the slides leave undetermined (the determined parts are huang.theorem1 and huang.theorem3)
+register(UnencodableClaim(
+    id="huang.theorem1.general", kind=Kind.INEQUALITY,
+    source=source("Theorem 1 (Upper Bound of R_eps), general augmentations"),
+    reason="eta(eps) = O(1/eps) is printed without its constant or the quantities it depends on "
+                  "(L, the augmentation distribution); only the finite uniform-augmentation instance "
+                  "eta(eps) = |A| / (sqrt(2) eps) is determined, and that is huang.theorem1.",
+))
+
+register(UnencodableClaim(
+    id="huang.theorem3.general", kind=Kind.INEQUALITY,
+    source=source("Theorem 3 (Divergence of SimCLR), general (sigma, delta, eps)"),
+    reason="tau(eps, sigma, delta) is described only as 'a non-negative term, decreasing with smaller "
+                  "eps, R_eps or sharper concentration' with tau = 0 at sigma = 1, delta = 0, eps = 0, R_eps = 0; "
+                  "no formula is given, so only that case is encodable, and that is huang.theorem3.",
+))
