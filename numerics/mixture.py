@@ -155,10 +155,10 @@ class FiniteMixture:
 
 
 def check_k(k: int, n_classes: int) -> int:
-    """Merad et al. Proposition 1 requires 2 <= k + 1 <= N_C."""
+    """(k+1)-way tasks over N_C classes need 2 <= k + 1 <= N_C ((9)-(10) of Merad et al.)."""
     if not isinstance(k, (int, np.integer)) or not (2 <= k + 1 <= n_classes):
         raise AssumptionError(
-            f"k = {k} is out of range: Proposition 1 requires 2 <= k + 1 <= N_C = {n_classes}"
+            f"k = {k} is out of range: (k+1)-way tasks need 2 <= k + 1 <= N_C = {n_classes}"
         )
     return int(k)
 

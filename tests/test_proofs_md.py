@@ -9,14 +9,18 @@ import pytest
 from theorems.engine.registry import all_claims, paper_of
 
 PAGES = Path(__file__).resolve().parents[1] / "proofs_md"
+SHIPPED = ("merad", "huang", "ren", "wen")
 HEADINGS = ["## Statement as printed", "## Assumptions", "## Proof as printed", "## What the checker does",
             "## Verdict"]
 
 
 @pytest.mark.parametrize("claim", all_claims(), ids=lambda c: c.id)
 def test_page_exists_with_its_sections_and_verdict(claim) -> None:
-    assert paper_of(claim).pages == PAGES, "the shipped papers keep their pages in proofs_md/"
-    page = PAGES / f"{claim.id}.md"
+    folder = paper_of(claim).pages
+    assert folder is not None, f"the plugin of {claim.id} declares no folder of proof pages"
+    if claim.paper in SHIPPED:
+        assert folder == PAGES, "the shipped papers keep their pages in proofs_md/"
+    page = folder / f"{claim.id}.md"
     assert page.exists(), f"missing proofs_md/{claim.id}.md"
     text = page.read_text()
     assert text.startswith(f"# {claim.id}")

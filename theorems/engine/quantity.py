@@ -16,7 +16,8 @@ mpmath or torch, see :mod:`numerics.backend`), and used in statements through it
 ``range`` is the quantity's trivial range (an error rate's [0, 1], a cosine's [-1, 1]): a
 bound at or beyond it says nothing, and the report counts such subjects as uninformative.
 The symbol carries no sympy assumption but ``real`` (or ``integer``), so sympy never decides
-a relation from the range alone. A symbol computed by a hand-written family is declared the
+a relation from the range alone; it is a :class:`QuantitySymbol` carrying its declaration, and
+two modules may declare quantities of the same name without clashing. A symbol computed by a hand-written family is declared the
 same way without a formula: ``L_un = quantity("L_un", range=(0, None))``.
 """
 
@@ -36,9 +37,9 @@ Formula = Callable[[Any, Any], Any]
 
 @dataclass(frozen=True)
 class Quantity:
-    """What is known about a quantity symbol: its formula (if any), trivial range and origin."""
+    """What a quantity declaration says: its formula (if any), trivial range and origin."""
 
-    symbol: sympy.Symbol
+    name: str
     formula: Formula | None
     range: tuple[float, float]
     differentiable: bool
@@ -46,7 +47,25 @@ class Quantity:
     module: str
 
 
-_DECLARED: dict[sympy.Symbol, Quantity] = {}
+class QuantitySymbol(sympy.Symbol):
+    """A sympy symbol that is a declared quantity and carries its declaration (``.quantity``).
+
+    Two modules may both declare a quantity called ``L_align``: each gets its own symbol (the
+    declaring module is part of the symbol's identity), printed with the same name.
+    """
+
+    __slots__ = ("quantity",)
+
+    def __new__(cls, quantity_: Quantity, **assumptions: bool) -> "QuantitySymbol":
+        obj = sympy.Symbol.__xnew__(cls, quantity_.name, **assumptions)
+        obj.quantity = quantity_
+        return obj
+
+    def __getnewargs_ex__(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (self.quantity,), dict(self._assumptions_orig)
+
+    def _hashable_content(self) -> tuple[Any, ...]:
+        return (*super()._hashable_content(), self.quantity.module)
 
 
 def _bounds(range_: tuple[float | None, float | None] | None, name: str) -> tuple[float, float]:
@@ -64,22 +83,13 @@ def _bounds(range_: tuple[float | None, float | None] | None, name: str) -> tupl
 
 
 def _declare(name: str, formula: Formula | None, range_: Any, integer: bool, differentiable: bool,
-             doc: str, module: str) -> sympy.Symbol:
+             doc: str, module: str) -> QuantitySymbol:
     if not isinstance(name, str) or not name.isidentifier():
         raise ClaimError(f"quantity name {name!r} must be a Python identifier (it names a sympy symbol)")
     if formula is not None and not callable(formula):
         raise ClaimError(f"quantity {name!r}: formula must be a function (s, xp) -> value")
-    symbol = sympy.Symbol(name, integer=True) if integer else sympy.Symbol(name, real=True)
-    new = Quantity(symbol, formula, _bounds(range_, name), differentiable, doc, module)
-    existing = _DECLARED.get(symbol)
-    if existing is not None and existing.module != module:
-        same = existing.formula is None and formula is None and existing.range == new.range
-        if not same:
-            raise ClaimError(f"quantity {name!r} is already declared by {existing.module} (with another formula "
-                             "or range); give yours another name")
-        return symbol
-    _DECLARED[symbol] = new
-    return symbol
+    info = Quantity(name, formula, _bounds(range_, name), differentiable, doc, module)
+    return QuantitySymbol(info, integer=True) if integer else QuantitySymbol(info, real=True)
 
 
 def quantity(name: str | Formula | None = None, formula: Formula | None = None, *,
@@ -110,10 +120,10 @@ def quantity(name: str | Formula | None = None, formula: Formula | None = None, 
 
 def declared(symbol: sympy.Symbol) -> Quantity | None:
     """What was declared about ``symbol`` (None for a symbol made without :func:`quantity`)."""
-    return _DECLARED.get(symbol)
+    return symbol.quantity if isinstance(symbol, QuantitySymbol) else None
 
 
 def trivial_range(symbol: sympy.Symbol) -> tuple[float, float]:
     """The declared range of a quantity ((-inf, inf) when nothing was declared)."""
-    info = _DECLARED.get(symbol)
+    info = declared(symbol)
     return info.range if info is not None else (-math.inf, math.inf)

@@ -139,6 +139,8 @@ def adversarial_search(claim: StatementClaim, family: SubjectFamily, budget: Bud
             if value > best_value and admissible(claim, family, family.from_params(subject, params)):
                 best_value = value  # the best point visited inside the hypotheses
                 best_params = [t.detach().clone() for t in params]
+            if not margin.requires_grad:
+                break  # the parts depend on no continuous parameter: nothing to climb
             (-margin).backward()
             opt.step()
             schedule.step()

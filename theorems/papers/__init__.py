@@ -1,3 +1,18 @@
 """The four papers clcheck ships with, each a plugin registered through the ``clcheck.claims``
 entry points exactly like an outside package: ``merad`` (Merad, Yu, Bacry, Gaiffas), ``huang``
 (Huang, Yi, Zhao, Jiang), ``ren`` (Ren & Li), ``wen`` (Wen & Li)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from theorems.engine.registry import Paper, register_paper
+
+#: the shipped papers keep their proof pages in the repository's proofs_md/
+PAGES = Path(__file__).resolve().parents[2] / "proofs_md"
+
+
+def declare(prefix: str, title: str, files: tuple[str, ...], module: str, module_file: str) -> Paper:
+    """Declare a shipped paper: witnesses beside its package, pages in proofs_md/ (when present)."""
+    return register_paper(Paper(prefix, title, files, witnesses=Path(module_file).resolve().parent / "witnesses",
+                                pages=PAGES if PAGES.is_dir() else None, module=module))

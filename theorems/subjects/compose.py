@@ -96,6 +96,17 @@ def _rounded(value: np.ndarray) -> Iterable[np.ndarray]:
             yield out
 
 
+def _simpler_array(value: Any, constrain: Any, can_be_zero: bool) -> Iterable[np.ndarray]:
+    """Zero (when the constraint allows it), then rounder values, each mapped back onto the constraint."""
+    v = np.asarray(value, dtype=float)
+    if can_be_zero and np.any(v != 0):
+        yield np.zeros_like(v)
+    for r in _rounded(v):
+        r = constrain(r)
+        if not np.array_equal(r, v):
+            yield r
+
+
 @dataclass(frozen=True)
 class Scalar(Part):
     """A real number in [lo, hi] (endpoints drawn often)."""
@@ -128,7 +139,7 @@ class Scalar(Part):
         return self.lo + (self.hi - self.lo) / (1 + xp.exp(-w))
 
     def simpler(self, value: Any) -> Iterable[Any]:
-        for v in (self.lo, self.hi, round(float(value)), round(float(value), 1), round(float(value), 3)):
+        for v in (round(float(value)), 1.0, round(float(value), 1), round(float(value), 3), self.lo):
             if v != value and self.lo <= v <= self.hi:
                 yield float(v)
 
@@ -236,13 +247,7 @@ class Vector(Part):
         return v
 
     def simpler(self, value: Any) -> Iterable[Any]:
-        v = np.asarray(value, dtype=float)
-        if self.sign is None and self.norm is None and np.any(v != 0):
-            yield np.zeros_like(v)
-        for r in _rounded(v):
-            r = self._constrain(r)
-            if not np.array_equal(r, v):
-                yield r
+        return _simpler_array(value, self._constrain, self.sign is None and self.norm is None)
 
     def delete(self, value: Any, axis: int, index: int) -> Any:
         return self._constrain(np.delete(np.asarray(value, dtype=float), index))
@@ -316,13 +321,7 @@ class Embeddings(Part):
         return self.radius * (1 - 2 / (xp.exp(2 * norms) + 1)) * w / (norms + 1e-300)  # R tanh(|w|) w/|w|
 
     def simpler(self, value: Any) -> Iterable[Any]:
-        v = np.asarray(value, dtype=float)
-        if self.norm != "unit" and np.any(v != 0):
-            yield np.zeros_like(v)
-        for r in _rounded(v):
-            r = self._constrain(r)
-            if not np.array_equal(r, v):
-                yield r
+        return _simpler_array(value, self._constrain, self.norm != "unit")
 
     def delete(self, value: Any, axis: int, index: int) -> Any:
         return self._constrain(np.delete(np.asarray(value, dtype=float), index, axis=axis))

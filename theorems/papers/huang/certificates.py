@@ -1,4 +1,4 @@
-"""Symbolic certificates (sympy) for the identities of Huang et al. (theorems/huang.py).
+"""Symbolic certificates (sympy) for the identities of Huang et al. (theorems/papers/huang/claims.py).
 
 ``complete=True`` only where sympy proved the statement for symbolic sizes; the others are
 proved size by size (``complete=False``, the domain says which sizes).

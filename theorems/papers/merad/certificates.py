@@ -17,7 +17,7 @@ from numerics.certificate import Certificate, covering
 from numerics.interval import prove_nonnegative
 from theorems.papers.merad import provers
 
-# labels of the statement parts (theorems/merad.py) that the certificates below cover
+# labels of the statement parts (theorems/papers/merad/claims.py) that the certificates below cover
 TAU_GENERAL = "P(c_i = c for all i) = sum_c rho(c)^(N+1)"
 TAU_UNIFORM = "uniform rho: = N_C^(-N)"
 REARRANGE_COUNTS = ("min over c- of #k-subsets containing c- = C(N_C-2,k-1)",

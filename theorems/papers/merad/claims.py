@@ -274,7 +274,7 @@ register(Claim(
     artifacts=(lemma3_tightness.write_artifact,),
     encoding="z, z + z' drawn inside B^3 = {max_j ||z_j|| <= C} for C from 0.05 to 30 and d = 1..4; "
              "the Hessian's operator norm is also maximized over B^3 for each C "
-             "(theorems/lemma3_tightness.py).",
+             "(theorems/papers/merad/lemma3_tightness.py).",
 ))
 
 register(Claim(

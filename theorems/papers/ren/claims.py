@@ -1,7 +1,7 @@
 """Claims of Ren & Li (multimodal contrastive learning with normalized linear learners).
 
 Source: ``002_1392d7a5a1d595de.txt``. The extracted text lost its inline formulas; the model,
-losses and metrics are rebuilt from the words (``theorems/ren_model.py``; every choice is listed
+losses and metrics are rebuilt from the words (``theorems/papers/ren/model.py``; every choice is listed
 in ``proofs_md/ren.*.md``). The two definitions are checked by exact computations on finite
 sets, the Section 4 example by computing its scores, and Theorem 4.3 and the stage-wise picture
 of Sections 5.3-5.4 as dynamics claims over seeds.

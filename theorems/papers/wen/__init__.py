@@ -5,16 +5,10 @@ A plugin like any outside package: it declares its paper and registers its claim
 (entry point ``clcheck.claims`` in pyproject.toml).
 """
 
-from pathlib import Path
+from theorems.papers import declare
 
-from theorems.engine.registry import Paper, register_paper
-
-_PAGES = Path(__file__).resolve().parents[3] / "proofs_md"
-PAPER = register_paper(Paper(
-    prefix="wen",
-    title="Wen & Li -- Toward Understanding the Feature Learning Process of Self-supervised Contrastive Learning",
-    files=("003_06cb9bda3a5102d9.txt",),
-    pages=_PAGES if _PAGES.is_dir() else None,
-))
+PAPER = declare("wen",
+                "Wen & Li -- Toward Understanding the Feature Learning Process of Self-supervised Contrastive Learning",
+                ("003_06cb9bda3a5102d9.txt",), __name__, __file__)
 
 from theorems.papers.wen import claims  # noqa: E402,F401  (registers the claims)

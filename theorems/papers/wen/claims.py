@@ -3,7 +3,7 @@ contrastive learning" (``003_06cb9bda3a5102d9.txt``): the feature-decoupling eff
 complementary masks (Definition 2.3, Section 4, Lemma B.3) and the dynamics of Theorems 3.2 and
 3.4 and Corollaries 3.3 and 3.5 on the sparse coding model (Definition 2.1).
 
-The model, the learner and the training runs are in ``theorems/wen_model.py``; the modelling
+The model, the learner and the training runs are in ``theorems/papers/wen/model.py``; the modelling
 choices and the sentences they implement are listed in ``proofs_md/wen.*.md``.
 """
 

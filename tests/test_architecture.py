@@ -1,0 +1,80 @@
+"""The layout's import rules, read from the source: each room imports only the rooms below it.
+
+numerics (ground) < theorems.engine < theorems.subjects < theorems.papers < theorems.frontend;
+training sits beside the engine (it imports numerics only). The engine and the front end name
+no paper: papers enter through the registry.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAPERS = ("merad", "huang", "ren", "wen")
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module a file imports, at the top or inside functions."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.add(node.module)
+            out.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return out
+
+
+def files(package: str) -> list[Path]:
+    return sorted((ROOT / package.replace(".", "/")).rglob("*.py"))
+
+
+FORBIDDEN = {
+    "numerics": ("theorems", "training"),
+    "training": ("theorems",),
+    "theorems.engine": ("theorems.subjects", "theorems.papers", "theorems.frontend", "training"),
+    "theorems.subjects": ("theorems.papers", "theorems.frontend"),
+    "theorems.papers": ("theorems.frontend",),
+}
+
+
+@pytest.mark.parametrize("room", sorted(FORBIDDEN))
+def test_each_room_imports_only_the_rooms_below_it(room: str) -> None:
+    offenders = {str(f.relative_to(ROOT)): sorted(m for m in imported_modules(f)
+                                                  if any(m == b or m.startswith(b + ".") for b in FORBIDDEN[room]))
+                 for f in files(room)}
+    offenders = {f: m for f, m in offenders.items() if m}
+    assert not offenders, f"{room} imports rooms above it: {offenders}"
+
+
+def test_no_paper_module_imports_another_paper() -> None:
+    for paper in PAPERS:
+        for f in files(f"theorems.papers.{paper}"):
+            others = [m for m in imported_modules(f) for p in PAPERS
+                      if p != paper and m.startswith(f"theorems.papers.{p}")]
+            assert not others, f"{f} imports {others}"
+
+
+@pytest.mark.parametrize("room", ["theorems.engine", "theorems.frontend", "theorems.subjects"])
+def test_engine_front_end_and_subjects_keep_no_list_of_paper_names(room: str) -> None:
+    for f in files(room):
+        text = f.read_text()
+        for paper in PAPERS:
+            assert f'"{paper}"' not in text and f"'{paper}'" not in text, f"{f} names the paper {paper!r}"
+
+
+def test_the_shipped_papers_enter_through_the_entry_point_group() -> None:
+    from importlib.metadata import entry_points
+
+    registered = {ep.name: ep.value for ep in entry_points(group="clcheck.claims")}
+    assert {p: f"theorems.papers.{p}" for p in PAPERS}.items() <= registered.items()
+
+
+def test_every_file_lives_in_a_named_room() -> None:
+    rooms = {"engine", "subjects", "papers", "frontend"}
+    loose = [f.name for f in (ROOT / "theorems").glob("*.py") if f.name != "__init__.py"]
+    assert not loose, f"files outside the rooms of theorems/: {loose}"
+    assert {d.name for d in (ROOT / "theorems").iterdir() if d.is_dir() and d.name != "__pycache__"} == rooms
