@@ -145,3 +145,11 @@ def test_an_unrecorded_refutation_fails_the_audit_gate(tmp_path: Path) -> None:
     claim = json.loads((tmp_path / "out" / "report.json").read_text())["claims"][0]
     assert claim["verdict"] == "refuted" and claim["expected"] is False
     assert (tmp_path / "out" / "witnesses" / "mine.lse_le_max.json").exists()
+
+
+def test_listing_claims_does_not_import_torch() -> None:
+    code = ("import sys\nfrom typer.testing import CliRunner\nfrom theorems.frontend.cli import app\n"
+            "r = CliRunner().invoke(app, ['list', '--paper', 'merad.lse'])\n"
+            "print(r.exit_code, 'torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0", "False"]
