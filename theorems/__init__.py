@@ -15,14 +15,15 @@ from numerics.errors import AssumptionError
 from theorems.engine.claim import (Assumption, Claim, Eq, ExperimentClaim, Ge, Gt, Kind, Le, Lt, Part,
                                    RunContext, Source, StatementClaim, UnencodableClaim, parts)
 from theorems.engine.errors import ClaimError, PluginError, WitnessError
-from theorems.engine.experiment import ExperimentOutcome
+from theorems.engine.experiment import ExperimentOutcome, RegimeCheck
+from theorems.engine.informative import Informative
 from theorems.engine.quantity import quantity
 from theorems.engine.registry import Paper, add_structure, all_claims, get, register, register_paper
 from theorems.engine.verdict import ClaimResult, PartStatus, Verdict
 
 __all__ = [
     "Assumption", "AssumptionError", "Claim", "ClaimError", "ClaimResult", "Eq", "ExperimentClaim",
-    "ExperimentOutcome", "Ge", "Gt", "Kind", "Le", "Lt", "Paper", "Part", "PartStatus", "PluginError",
-    "RunContext", "Source", "StatementClaim", "UnencodableClaim", "Verdict", "WitnessError", "add_structure",
+    "ExperimentOutcome", "Ge", "Gt", "Informative", "Kind", "Le", "Lt", "Paper", "Part", "PartStatus", "PluginError",
+    "RegimeCheck", "RunContext", "Source", "StatementClaim", "UnencodableClaim", "Verdict", "WitnessError", "add_structure",
     "all_claims", "get", "parts", "quantity", "register", "register_paper",
 ]

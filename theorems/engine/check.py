@@ -27,7 +27,8 @@ from theorems.engine.probe import Probe, Tracker
 from theorems.engine.search import adversarial_search, exhaustive_search, random_search
 from theorems.engine.shrink import shrink
 from theorems.engine.tolerance import is_violation
-from theorems.engine.verdict import ClaimResult, PartStatus, Verdict
+from theorems.engine.informative import RANGE_RULE
+from theorems.engine.verdict import ClaimResult, Extremes, PartStatus, Verdict
 from theorems.engine.witness import recorded_witness, recorded_witness_path, replay, witness_json, write_witness
 
 
@@ -65,10 +66,18 @@ def _(claim: ExperimentClaim, result: ClaimResult, budget: Budget, ctx: RunConte
     result.experiment = outcome.to_json()
     result.reason = outcome.summary()
     result.artifacts = [outcome.markdown] if outcome.markdown else []
-    result.expected = result.verdict.value in claim.expect
-    if not result.expected:
-        result.expected_note = (f"unexpected verdict {result.verdict.value}: the repository expects "
-                                f"{' or '.join(claim.expect)}")
+    failed = outcome.out_of_regime
+    if failed:  # a run outside the theorem's regime is never evidence either way
+        result.verdict = Verdict.UNTESTED
+        result.reason = "out of regime: " + "; ".join(r.describe() for r in failed) + f". Measured: {result.reason}"
+    elif claim.quantifier == "exists":
+        if outcome.verdict == Verdict.CONSISTENT:
+            result.qualifiers.append("witness found" + (f": {outcome.witness}" if outcome.witness else ""))
+        elif outcome.verdict in (Verdict.REFUTED, Verdict.INCONCLUSIVE):
+            # one search that found nothing cannot refute "there exists"
+            result.verdict = Verdict.UNTESTED
+            result.reason = f"no witness found at these settings (existence claim). Measured: {result.reason}"
+    _judge_expected(claim, result, None)
 
 
 @_check.register
@@ -91,9 +100,12 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
         tracker.violations.append(replayed)
 
     _fill_stats(result, tracker, claim)
-    result.certificate = [c.to_json() for c in certificates] or None
+    vacuity = [timed(c) for c in claim.vacuity]
+    result.certificate = [c.to_json() for c in certificates + vacuity] or None
     result.part_status = part_status(claim, certificates, tracker)
     proved = all(status == PartStatus.CERTIFIED for status in result.part_status.values())
+    if claim.derived:
+        result.qualifiers.append(f"checker-derived constant: {claim.derived}")
 
     if tracker.violations:
         result.verdict = Verdict.REFUTED
@@ -108,22 +120,56 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
         if witness_dir is not None:
             write_witness(result.witness, witness_dir / f"{claim.id}.json")
             write_witness(result.worst_violation, witness_dir / f"{claim.id}.worst.json")
+    elif any(c.ok for c in vacuity) or _never_binds(tracker):
+        result.verdict = Verdict.VACUOUS
+        result.reason = _vacuity_reason(tracker, [c for c in vacuity if c.ok])
     elif proved and certificates:
         result.verdict = Verdict.PROVED
-    elif tracker.examples + tracker.adversarial > 0:
+    elif tracker.nontrivial > 0:
         result.verdict = Verdict.CONSISTENT
+    elif tracker.examples + tracker.adversarial > 0:
+        result.verdict = Verdict.UNTESTED
+        result.reason = "every subject tried was uninformative: " + _trivial_summary(tracker)
     else:
         result.verdict = Verdict.UNTESTED
         result.reason = "no drawn subject satisfied the hypotheses"
+    for stats in tracker.parts.values():
+        if stats.examples and not stats.nontrivial_examples and result.verdict == Verdict.CONSISTENT:
+            result.qualifiers.append(f"part `{stats.label}` was uninformative on every subject "
+                                     f"({', '.join(stats.trivial_reasons)})")
 
     _judge_expected(claim, result, replayed)
     if ctx.out_dir is not None:
         result.artifacts = [make(ctx) for make in claim.artifacts]
 
 
+def _never_binds(tracker: Tracker) -> bool:
+    """Subjects were tried, none was informative, and every one failed the range rule: the bound
+    never dropped below the trivial bound of what it bounds."""
+    tried = [s for s in tracker.parts.values() if s.examples]
+    return (tracker.nontrivial == 0 and bool(tried)
+            and all(reason.startswith(RANGE_RULE) for s in tried for reason in s.trivial_reasons))
+
+
+def _trivial_summary(tracker: Tracker) -> str:
+    return "; ".join(f"`{s.label}`: " + ", ".join(f"{reason} ({n} subjects)" for reason, n in s.trivial_reasons.items())
+                     for s in tracker.parts.values() if s.trivial_reasons)
+
+
+def _vacuity_reason(tracker: Tracker, proofs: list[Certificate]) -> str:
+    seen = "; ".join(f"`{s.label}`: smallest bound seen {s.smallest_bound:.4g} over {s.examples} subjects "
+                     f"({', '.join(s.trivial_reasons)})" for s in tracker.parts.values()
+                     if s.examples and s.smallest_bound is not None)
+    text = f"the bound never binds: {seen}" if seen else "the bound never binds"
+    if proofs:
+        text += ". Proved: " + "; ".join(f"{c.statement} [{c.method}, {c.domain}]" for c in proofs)
+    return text
+
+
 def part_status(claim: StatementClaim, certificates: list[Certificate], tracker: Tracker) -> dict[str, PartStatus]:
     """Per part: refuted (a confirmed violation), certified (an ok certificate covers it on the
-    whole domain), certified on a range (and tested), tested, or unchecked."""
+    whole domain), certified on a range (and tested), tested (on informative subjects), tested on
+    uninformative subjects only, or unchecked."""
     labels = [str(p) for p in claim.statement]
     covered: set[str] = set()  # proved on the claim's whole domain
     partial: set[str] = set()  # proved on a finite range only
@@ -138,6 +184,8 @@ def part_status(claim: StatementClaim, certificates: list[Certificate], tracker:
             status[label] = PartStatus.REFUTED
         elif label in covered:
             status[label] = PartStatus.CERTIFIED
+        elif label in tracker.parts and not tracker.parts[label].nontrivial_examples:
+            status[label] = PartStatus.TRIVIAL
         elif label in tracker.parts:
             status[label] = PartStatus.CERTIFIED_ON_RANGE if label in partial else PartStatus.TESTED
         else:
@@ -154,22 +202,33 @@ def _fill_stats(result: ClaimResult, tracker: Tracker, claim: StatementClaim) ->
     result.subjects = dict(tracker.per_family)
     result.subject_kinds = {f.name: f.origin for f in claim.subjects}
     result.parts = list(tracker.parts.values())
-    slacks = [s.min_slack for s in result.parts if math.isfinite(s.min_slack)]
-    ratios = [s.worst_ratio for s in result.parts if s.worst_ratio is not None]
-    result.min_slack = min(slacks) if slacks else None
-    result.worst_ratio = max(ratios) if ratios else None
+    result.nontrivial_examples = tracker.nontrivial
+    result.min_slack, result.worst_ratio = _extremes(result.parts)
+    result.informative_min_slack, result.informative_worst_ratio = _extremes([s.informative for s in result.parts])
     if tracker.search_notes:
         result.reason = "; ".join(tracker.search_notes)
 
 
-def _judge_expected(claim: StatementClaim, result: ClaimResult, replayed: Probe | None) -> None:
-    if claim.known_refutation is not None:
+def _extremes(stats: list[Extremes]) -> tuple[float | None, float | None]:
+    slacks = [s.min_slack for s in stats if math.isfinite(s.min_slack)]
+    ratios = [s.worst_ratio for s in stats if s.worst_ratio is not None]
+    return (min(slacks) if slacks else None), (max(ratios) if ratios else None)
+
+
+def _judge_expected(claim: ClaimBase, result: ClaimResult, replayed: Probe | None) -> None:
+    """A claim is expected to hold (proved or consistent) unless the repository records it as
+    refuted by a witness that still refutes on replay."""
+    if getattr(claim, "known_refutation", None) is not None:
         still = replayed is not None and replayed.violated
         result.expected = result.verdict == Verdict.REFUTED and still
         result.expected_note = (
             f"recorded refutation ({recorded_witness_path(claim)})"
             + ("; the recorded witness still refutes" if still else "; the recorded witness NO LONGER refutes")
         )
+        return
+    if result.verdict == Verdict.VACUOUS and getattr(claim, "vacuity", ()):
+        result.expected = True
+        result.expected_note = "recorded as vacuous: the repository holds a certificate that the bound cannot bind"
         return
     result.expected = result.verdict in (Verdict.PROVED, Verdict.CONSISTENT)
     if not result.expected:

@@ -32,6 +32,7 @@ from theorems.engine.errors import ClaimError
 
 if TYPE_CHECKING:
     from numerics.certificate import Certificate
+    from theorems.engine.informative import Informative
     from theorems.engine.experiment import ExperimentOutcome
     from theorems.engine.family import SubjectFamily
 
@@ -86,6 +87,7 @@ class Part:
     relation: sympy.core.relational.Relational
     label: str = ""
     applies: Callable[[Any], bool] | None = None  # part-specific hypothesis (None: always)
+    informative: "Informative | None" = None  # when the part can fail (None: wherever it applies)
 
     @property
     def is_identity(self) -> bool:
@@ -198,7 +200,9 @@ class StatementClaim(ClaimBase):
     ``certificates`` functions that try to prove it (symbolically, by SMT, by intervals);
     ``known_refutation`` names the witness file, in the owning plugin's witness folder, when
     the repository records the claim as refuted; ``artifacts`` add report sections
-    (``fn(RunContext) -> markdown``).
+    (``fn(RunContext) -> markdown``); ``derived`` says which constant of the statement the
+    checker derived itself (it is shown beside the verdict); ``vacuity`` are certificates that
+    the bound can never bind (the verdict is then ``vacuous``, with the proof).
     """
 
     statement: tuple[Part, ...]
@@ -208,6 +212,8 @@ class StatementClaim(ClaimBase):
     known_refutation: str | None = None
     adversarial: bool = True
     artifacts: tuple[Callable[[RunContext], str], ...] = ()
+    derived: str = ""  # a constant the source leaves unspecified, replaced by one the checker derived
+    vacuity: tuple[Callable[[], "Certificate"], ...] = ()  # certificates that the bound can never bind
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -244,11 +250,20 @@ class StatementClaim(ClaimBase):
 class ExperimentClaim(ClaimBase):
     """A sentence checked by an experiment: ``experiment(RunContext) -> ExperimentOutcome``.
 
-    ``expect`` lists the verdicts the repository expects (see the README on what may be
-    recorded there)."""
+    ``quantifier`` is how the sentence quantifies over its models: "forall" (every admissible
+    model: the experiment sweeps them and reports the worst), or "exists" (some model: the
+    experiment searches for a witness; finding none at the settings tried is ``untested``, never
+    ``refuted``). The outcome's regime checks decide whether a run counts at all: a run outside the
+    theorem's regime is ``untested``, never evidence either way.
+    """
 
     experiment: Callable[[RunContext], "ExperimentOutcome"]
-    expect: tuple[str, ...] = ("proved", "consistent")
+    quantifier: str = "forall"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.quantifier not in ("forall", "exists"):
+            raise ClaimError(f"claim {self.id}: quantifier={self.quantifier!r} must be 'forall' or 'exists'")
 
     def statement_text(self) -> str:
         return self.notes or self.encoding

@@ -8,7 +8,7 @@ and the markdown tables are written.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -16,9 +16,30 @@ import numpy as np
 from theorems.engine.verdict import Verdict
 
 
+@dataclass(frozen=True)
+class RegimeCheck:
+    """One condition of a theorem's regime, measured on the run: ``holds`` decides whether the
+    run counts as evidence at all."""
+
+    name: str
+    text: str  # the condition as the paper states or needs it
+    value: Any  # what was measured
+    required: str  # the threshold, in words
+    holds: bool
+
+    def describe(self) -> str:
+        value = f"{self.value:.4g}" if isinstance(self.value, float) else str(self.value)
+        return f"{self.name}: {value} (required {self.required})"
+
+
 @dataclass
 class ExperimentOutcome:
-    """The statistical verdict of an experiment claim."""
+    """The statistical verdict of an experiment claim.
+
+    ``regime`` lists the conditions of the theorem measured on the runs (any failing one makes
+    the verdict ``untested``); ``configurations`` the rows of a verdict map, one per setting of
+    the free parameters the verdict depends on (each a dict with at least ``verdict`` and
+    ``in_regime``); ``witness`` the model an existence claim found."""
 
     verdict: Verdict
     statistic: str  # what was measured, in words
@@ -29,11 +50,20 @@ class ExperimentOutcome:
     parameters: dict[str, Any]
     markdown: str = ""  # tables and plots for the report
     interval_note: str = ""  # what the interval is (method and coverage)
+    regime: list[RegimeCheck] = field(default_factory=list)
+    configurations: list[dict[str, Any]] = field(default_factory=list)
+    witness: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["verdict"] = self.verdict.value
+        d["configurations"] = [{k: (v.value if isinstance(v, Verdict) else v) for k, v in row.items()}
+                               for row in self.configurations]
         return d
+
+    @property
+    def out_of_regime(self) -> list[RegimeCheck]:
+        return [r for r in self.regime if not r.holds]
 
     def summary(self) -> str:
         """One line for the report's reason column."""
@@ -72,3 +102,49 @@ def markdown_table(rows: Iterable[Sequence[Any]], header: Sequence[str]) -> list
     for row in rows:
         out.append("| " + " | ".join(f"{v:.4g}" if isinstance(v, float) else str(v) for v in row) + " |")
     return out
+
+
+def read_map(configurations: Sequence[dict[str, Any]]) -> Verdict:
+    """The verdict a verdict map reads: over the configurations inside the regime, consistent if
+    all are, refuted if all are, inconclusive if they disagree; untested if none is in the regime."""
+    inside = [row["verdict"] for row in configurations if row.get("in_regime", True)]
+    if not inside:
+        return Verdict.UNTESTED
+    if all(v == Verdict.CONSISTENT for v in inside):
+        return Verdict.CONSISTENT
+    if all(v == Verdict.REFUTED for v in inside):
+        return Verdict.REFUTED
+    return Verdict.INCONCLUSIVE
+
+
+MAP_COLOURS = {"consistent": "#2e9d3a", "refuted": "#d7301f", "inconclusive": "#f0b400", "untested": "#bdbdbd",
+               "proved": "#1b6e2a", "vacuous": "#7f7f7f"}
+
+
+def draw_verdict_map(configurations: Sequence[dict[str, Any]], x: str, y: str, path: Any, title: str) -> Any:
+    """A figure of the verdict over two free parameters: one square per configuration, coloured by
+    its verdict, hatched when the configuration is outside the theorem's regime."""
+    from theorems.engine.figures import save_figure, subplots
+
+    xs = sorted({row[x] for row in configurations})
+    ys = sorted({row[y] for row in configurations})
+    fig, ax = subplots(figsize=(1.2 + 0.9 * len(xs), 1.2 + 0.7 * len(ys)))
+    for row in configurations:
+        verdict = row["verdict"].value if isinstance(row["verdict"], Verdict) else str(row["verdict"])
+        i, j = xs.index(row[x]), ys.index(row[y])
+        ax.add_patch(_square(i, j, MAP_COLOURS.get(verdict, "#ffffff"), not row.get("in_regime", True)))
+        ax.text(i + 0.5, j + 0.5, verdict[:5], ha="center", va="center", fontsize=7)
+    ax.set_xlim(0, len(xs))
+    ax.set_ylim(0, len(ys))
+    ax.set_xticks([i + 0.5 for i in range(len(xs))], [f"{v:g}" if isinstance(v, float) else str(v) for v in xs])
+    ax.set_yticks([j + 0.5 for j in range(len(ys))], [f"{v:g}" if isinstance(v, float) else str(v) for v in ys])
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    ax.set_title(title + " (hatched: outside the regime)", fontsize=9)
+    return save_figure(fig, path, dpi=100)
+
+
+def _square(i: int, j: int, colour: str, hatched: bool) -> Any:
+    from matplotlib.patches import Rectangle
+
+    return Rectangle((i, j), 1, 1, facecolor=colour, edgecolor="black", hatch="//" if hatched else None)

@@ -6,7 +6,7 @@ hand-written families of the shipped papers implement it directly.
 
 * drawing: ``strategy`` (random subjects), ``exhaustive`` (a fixed list);
 * evaluation: ``symbols`` (what it computes), ``quantities`` (their values in a backend),
-  ``cheap_to_confirm``;
+  ``range_of`` (a quantity's trivial range on these subjects), ``cheap_to_confirm``;
 * the domain: ``validate`` (raise :class:`~numerics.errors.AssumptionError` for a subject outside
   the family's bounds -- shrinking and replay rely on it);
 * adversarial search (optional): ``differentiable``, ``random_start``, ``params``, ``from_params``;
@@ -22,6 +22,7 @@ import sympy
 from hypothesis import strategies as st
 
 from numerics.backend import Backend
+from theorems.engine.quantity import trivial_range
 
 
 class SubjectFamily:
@@ -47,6 +48,11 @@ class SubjectFamily:
                    params: Any = None) -> dict[sympy.Symbol, Any]:
         """Values of ``symbols`` on ``subject``; with ``params`` (torch) use those instead."""
         raise NotImplementedError(f"family {self.name!r} does not evaluate quantities")
+
+    def range_of(self, symbol: sympy.Symbol) -> tuple[float, float]:
+        """The trivial range of a quantity on this family's subjects (default: its declared range;
+        a family may know a tighter one, e.g. a cosine on unit-norm encoders)."""
+        return trivial_range(symbol)
 
     def cheap_to_confirm(self, subject: Any) -> bool:
         """Whether re-evaluating every part in mpmath is affordable (for the float-screen audit;

@@ -13,6 +13,7 @@ from numerics.backend import FLOAT, mp_backend
 from numerics.errors import PrecisionUnavailable
 from theorems.engine.claim import Part, StatementClaim
 from theorems.engine.evaluate import PartValue, applicable_parts, evaluate_parts, needed_symbols
+from theorems.engine.informative import bound_value, trivial_reason
 from theorems.engine.tolerance import CONFIRM_DPS, is_candidate, is_violation
 from theorems.engine.verdict import PartStats
 from theorems.engine.family import SubjectFamily
@@ -119,6 +120,7 @@ class Tracker:
     claim: StatementClaim
     examples: int = 0
     adversarial: int = 0
+    nontrivial: int = 0  # subjects informative for at least one part
     rejected: int = 0
     candidates: int = 0
     per_family: dict[str, int] = field(default_factory=dict)
@@ -170,10 +172,14 @@ class Tracker:
         self.candidates += int(p.candidate)
         self.unstable += int(p.unstable)
         desc = p.family.describe(p.subject)
+        informative = False
         for v in p.best:
             label = str(v.part)
-            stats = self.parts.setdefault(label, PartStats(label))
-            stats.record(float(v.slack), v.ratio, desc)
+            stats = self.parts.setdefault(label, PartStats(label=label))
+            trivial = trivial_reason(v.part, v, p.family, p.subject)
+            informative |= trivial is None
+            stats.record_value(float(v.slack), v.ratio, desc, trivial, bound_value(v.part, v))
+        self.nontrivial += int(informative)
         if p.violated:
             self.violations.append(p)
 

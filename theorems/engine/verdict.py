@@ -7,9 +7,18 @@ A verdict is never a bare bool:
   reports the count, the smallest slack and the worst ratio;
 * ``refuted``: a violation confirmed in high precision, shrunk, saved so it replays;
 * ``not_encodable``: the source leaves something unspecified (the reason is given);
-* ``untested``: no drawn subject satisfied the hypotheses -- never "consistent";
+* ``untested``: no drawn subject satisfied the hypotheses, every subject tried was
+  uninformative (both sides equal by construction), an experiment ran outside its theorem's
+  regime, or an existence claim found no witness at the settings tried -- never "consistent";
+* ``vacuous``: the bound can never bind on the tested domain -- its larger side never drops
+  below the smaller side's trivial bound (an error rate's 1, a cosine's 1, a declared range); the
+  reason says why, and a certificate proves it where one can;
 * ``inconclusive``: a statistical (experiment) claim whose effect and its opposite are both
   inside the measured interval.
+
+A subject is *informative* for a part when the check could fail on it: not both sides equal by
+construction (a part's declared ``informative`` predicate), and, for an inequality, the bound
+strictly inside the trivial range of the quantity it bounds.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ class Verdict(str, enum.Enum):
     REFUTED = "refuted"
     NOT_ENCODABLE = "not_encodable"
     UNTESTED = "untested"
+    VACUOUS = "vacuous"
     INCONCLUSIVE = "inconclusive"
 
     def __bool__(self) -> bool:  # like sympy relations: no silent truthiness
@@ -36,7 +46,8 @@ class PartStatus(str, enum.Enum):
 
     CERTIFIED = "certified"  # a certificate covers it on the claim's whole domain
     CERTIFIED_ON_RANGE = "certified on a range"  # certified on a finite range, tested beyond it
-    TESTED = "tested"  # evaluated on subjects, no violation
+    TESTED = "tested"  # evaluated on informative subjects, no violation
+    TRIVIAL = "tested on uninformative subjects only"  # evaluated, but it could not have failed there
     REFUTED = "refuted"  # a confirmed violation
     UNCHECKED = "unchecked"  # nothing evaluated it
 
@@ -45,10 +56,9 @@ class PartStatus(str, enum.Enum):
 
 
 @dataclass
-class PartStats:
-    """Extremes of one statement part over all examples."""
+class Extremes:
+    """The smallest slack and the worst ratio (smaller side / larger side) over some examples."""
 
-    label: str
     min_slack: float = float("inf")
     worst_ratio: float | None = None
     min_slack_subject: str = ""
@@ -62,6 +72,31 @@ class PartStats:
         if ratio is not None and (self.worst_ratio is None or ratio > self.worst_ratio):
             self.worst_ratio = ratio
             self.worst_ratio_subject = subject
+
+
+@dataclass
+class PartStats(Extremes):
+    """One statement part over every example: extremes over all subjects, and over the
+    informative ones only (``informative``), with the reasons the others could not fail."""
+
+    label: str = ""
+    examples: int = 0
+    nontrivial_examples: int = 0
+    informative: Extremes = field(default_factory=Extremes)
+    trivial_reasons: dict[str, int] = field(default_factory=dict)  # why a subject was uninformative
+    smallest_bound: float | None = None  # the smallest larger side seen (how close the bound came to binding)
+
+    def record_value(self, slack: float, ratio: float | None, subject: str, trivial: str | None,
+                     bound: float | None) -> None:
+        self.examples += 1
+        self.record(slack, ratio, subject)
+        if bound is not None and (self.smallest_bound is None or bound < self.smallest_bound):
+            self.smallest_bound = bound
+        if trivial is None:
+            self.nontrivial_examples += 1
+            self.informative.record(slack, ratio, subject)
+        else:
+            self.trivial_reasons[trivial] = self.trivial_reasons.get(trivial, 0) + 1
 
 
 @dataclass
@@ -80,6 +115,9 @@ class ClaimResult:
     float_screen: dict[str, Any] = field(default_factory=dict)
     min_slack: float | None = None
     worst_ratio: float | None = None
+    nontrivial_examples: int = 0  # subjects informative for at least one part
+    informative_min_slack: float | None = None
+    informative_worst_ratio: float | None = None
     parts: list[PartStats] = field(default_factory=list)
     part_status: dict[str, PartStatus] = field(default_factory=dict)
     subjects: dict[str, int] = field(default_factory=dict)  # family name -> examples
@@ -92,6 +130,7 @@ class ClaimResult:
     expected: bool = True
     expected_note: str = ""
     reason: str = ""
+    qualifiers: list[str] = field(default_factory=list)  # e.g. "checker-derived constant: ..."
     seconds: float = 0.0
     seed: int = 0
 

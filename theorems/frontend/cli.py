@@ -23,7 +23,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 # a wide table when the output is not a terminal (CI logs), the terminal's width otherwise
 console = Console() if sys.stdout.isatty() else Console(width=200)
 
-VERDICT_STYLE = {"proved": "bold green", "consistent": "green", "refuted": "bold red",
+VERDICT_STYLE = {"proved": "bold green", "consistent": "green", "refuted": "bold red", "vacuous": "bold yellow",
                  "not_encodable": "yellow", "untested": "bold magenta", "inconclusive": "yellow"}
 EXIT_USER_ERROR = 2
 EXIT_INTERNAL_ERROR = 3
@@ -128,15 +128,17 @@ def audit(
 
 
 def _print_table(results: list, seed: int) -> None:
-    from theorems.frontend.report import evidence, fmt
+    from theorems.frontend.report import evidence, fmt, verdict_text
 
     table = Table(title=f"clcheck audit (seed {seed})")
-    for col in ("id", "kind", "verdict", "examples", "min slack", "worst ratio", "certificate / witness", "expected"):
+    for col in ("id", "kind", "verdict", "examples", "informative", "min slack", "worst ratio",
+                "certificate / witness / reason", "expected"):
         table.add_column(col, overflow="fold")
     for r in results:
         v = r.verdict.value
-        table.add_row(r.id, r.kind, f"[{VERDICT_STYLE.get(v, '')}]{v}[/]",
-                      f"{r.examples}+{r.adversarial_examples}", fmt(r.min_slack), fmt(r.worst_ratio),
+        table.add_row(r.id, r.kind, f"[{VERDICT_STYLE.get(v, '')}]{verdict_text(r)}[/]",
+                      f"{r.examples}+{r.adversarial_examples}", str(r.nontrivial_examples),
+                      fmt(r.informative_min_slack), fmt(r.informative_worst_ratio),
                       evidence(r)[:80], "yes" if r.expected else "[red]NO[/red]")
     console.print(table)
 

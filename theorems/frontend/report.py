@@ -41,6 +41,11 @@ def fmt(x: float | None, digits: int = 4) -> str:
     return f"{x:.{digits}g}"
 
 
+def verdict_text(r: ClaimResult) -> str:
+    """The verdict with what qualifies it (a checker-derived constant, a witness found, ...)."""
+    return r.verdict.value + (f" ({'; '.join(r.qualifiers)})" if r.qualifiers else "")
+
+
 def evidence(r: ClaimResult) -> str:
     """Certificate methods or the witness, for the table's last column (pipes escaped)."""
     return _evidence(r).replace("|", "\\|")
@@ -64,14 +69,19 @@ def markdown(results: list[ClaimResult], seed: int, budget: dict[str, Any]) -> s
         f"Seed {seed}; budget per claim: {budget}. Tolerance policy: see README (RTOL={RTOL:g}, ATOL={ATOL:g};"
         f" violations confirmed at {CONFIRM_DPS} digits).",
         "",
-        "| id | source | kind | verdict | examples | min slack | worst ratio | certificate or witness | expected |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "Examples: random + adversarial; informative: subjects on which the check could have failed "
+        "(see README, Reading a verdict). Slack and ratio over informative subjects.",
+        "",
+        "| id | source | kind | verdict | examples | informative | min slack | worst ratio | certificate or witness "
+        "| expected |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in results:
         examples = f"{r.examples}+{r.adversarial_examples} adv"
         lines.append(
-            f"| `{r.id}` | {r.source} | {r.kind} | **{r.verdict.value}** | {examples} | "
-            f"{fmt(r.min_slack)} | {fmt(r.worst_ratio)} | {evidence(r)} | {'yes' if r.expected else 'NO'} |"
+            f"| `{r.id}` | {r.source} | {r.kind} | **{verdict_text(r)}** | {examples} | {r.nontrivial_examples} | "
+            f"{fmt(r.informative_min_slack)} | {fmt(r.informative_worst_ratio)} | {evidence(r)} | "
+            f"{'yes' if r.expected else 'NO'} |"
         )
     lines += ["", "## Details", ""]
     for r in results:
@@ -80,7 +90,7 @@ def markdown(results: list[ClaimResult], seed: int, budget: dict[str, Any]) -> s
 
 
 def _details(r: ClaimResult) -> list[str]:
-    out = [f"### `{r.id}` -- {r.verdict.value}", "", f"Statement: `{r.statement}`", "",
+    out = [f"### `{r.id}` -- {verdict_text(r)}", "", f"Statement: `{r.statement}`", "",
            f"Source: {r.source}. Time {r.seconds:.1f} s."]
     if r.subjects:
         kinds = ", ".join(f"{name} ({r.subject_kinds.get(name, 'random')}): {n}" for name, n in r.subjects.items())
@@ -97,8 +107,13 @@ def _details(r: ClaimResult) -> list[str]:
                       "high-precision value, or large subjects of a claim already refuted)."
                       if fs.get("unconfirmed_candidates") else ""))
     for p in r.parts:
-        out.append(f"- part `{p.label}`: min slack {fmt(p.min_slack)} (at {p.min_slack_subject}); "
-                   f"worst ratio smaller side / larger side {fmt(p.worst_ratio)} (at {p.worst_ratio_subject or '-'})")
+        info = p.informative
+        out.append(f"- part `{p.label}`: {p.nontrivial_examples} of {p.examples} subjects informative; over them "
+                   f"min slack {fmt(info.min_slack)} (at {info.min_slack_subject or '-'}), worst ratio smaller side / "
+                   f"larger side {fmt(info.worst_ratio)} (at {info.worst_ratio_subject or '-'}); over all subjects "
+                   f"min slack {fmt(p.min_slack)}, worst ratio {fmt(p.worst_ratio)}"
+                   + (f"; uninformative: {', '.join(f'{k} ({n})' for k, n in p.trivial_reasons.items())}"
+                      if p.trivial_reasons else ""))
     if r.certificate:
         for c in r.certificate:
             out.append(f"- certificate [{c['method']}] {'PROVED' if c['ok'] else 'not proved'}: "
@@ -116,6 +131,11 @@ def _details(r: ClaimResult) -> list[str]:
     if r.experiment:
         params = ", ".join(f"{k}={v}" for k, v in r.experiment["parameters"].items())
         out.append(f"- parameters: {params}")
+        for check in r.experiment.get("regime", []):
+            out.append(f"- regime: {check['name']} -- {check['text']}: measured {check['value']}, required "
+                       f"{check['required']}: {'holds' if check['holds'] else 'FAILS'}")
+        if r.experiment.get("configurations"):
+            out += ["", "Verdict map (every configuration):", "", *_configuration_table(r.experiment["configurations"])]
     if r.expected_note:
         out.append(f"- expectation: {r.expected_note}")
     if r.part_status:
@@ -131,6 +151,15 @@ def _atomic_write(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(text)
     tmp.replace(path)
+
+
+def _configuration_table(rows: list[dict[str, Any]]) -> list[str]:
+    keys = list(dict.fromkeys(k for row in rows for k in row))
+    out = ["| " + " | ".join(keys) + " |", "| " + " | ".join("---" for _ in keys) + " |"]
+    for row in rows:
+        out.append("| " + " | ".join(fmt(row.get(k)) if isinstance(row.get(k), float) else str(row.get(k, ""))
+                                      for k in keys) + " |")
+    return out
 
 
 def write_reports(results: list[ClaimResult], seed: int, out_dir: Path, budget: dict[str, Any]) -> None:

@@ -324,14 +324,14 @@ def stagewise(ctx: RunContext) -> ExperimentOutcome:
 # == registration ===============================================================================
 register(ExperimentClaim(
     id="ren.alignment_score", kind=Kind.IDENTITY, source=source("Definition 4.1 and the note after it"),
-    experiment=alignment_experiment, expect=("consistent",),
+    experiment=alignment_experiment,
     encoding="Alignment score = accuracy of telling a positive pair from a negative pair by comparing inner "
              "products of the unit outputs; a constant map is checked exactly on random finite sets under both "
              "tie rules (ties fail: 0; ties count 1/2: 1/2).",
 ))
 register(ExperimentClaim(
     id="ren.balance_score", kind=Kind.IDENTITY, source=source("Definition 4.2"),
-    experiment=balance_experiment, expect=("consistent",),
+    experiment=balance_experiment,
     encoding="Balance score = stable rank ||Sigma||_F^2/||Sigma||_2^2 of the output covariance; the range "
              "[1, rank], equality iff equal singular values, and sigma_1/sigma_r <= c => stable rank >= r/c^2 are "
              "checked on random matrices.",
@@ -339,24 +339,24 @@ register(ExperimentClaim(
 register(ExperimentClaim(
     id="ren.unbalanced_example", kind=Kind.INEQUALITY, source=source("Section 4, 'Why balance representations "
                                                                       "are important?'"),
-    experiment=unbalanced_experiment, expect=("consistent",),
+    experiment=unbalanced_experiment,
     encoding="W_A A = W_B B = diag(1, delta, ..., delta), delta in {0.01, 0.05, 0.1}: alignment >= 0.95 and "
              "balance < r/2 on held-out pairs of the data model; delta = 1 must be balanced.",
 ))
 register(ExperimentClaim(
     id="ren.theorem43a", kind=Kind.DYNAMICS, source=source("Theorem 4.3 (a), Lemma B.17"),
-    experiment=theorem43a, expect=("consistent",),
+    experiment=theorem43a,
     encoding="Minibatch gradient descent on -mean cos(f_A, f_B) with the data model of ren_model.py, 5 seeds.",
 ))
 register(ExperimentClaim(
     id="ren.theorem43b", kind=Kind.DYNAMICS, source=source("Theorem 4.3 (b)"),
-    experiment=theorem43b, expect=("consistent",),
+    experiment=theorem43b,
     encoding="Algorithm 3.1: symmetric InfoNCE with negative weight lam and inverse temperature beta1 = 0.01 "
              "(stage 1) then beta2 = 5 (stage 2), gradients rescaled by 1/beta, 5 seeds.",
 ))
 register(ExperimentClaim(
     id="ren.stagewise", kind=Kind.DYNAMICS, source=source("Sections 5.3-5.4"),
-    experiment=stagewise, expect=("consistent",),
+    experiment=stagewise,
     encoding="The contrastive runs of ren.theorem43b, cond(W_A A) at init, end of stage 1, end of stage 2.",
 ))
 add_structure([
