@@ -15,10 +15,15 @@ An :class:`ExperimentClaim` runs its experiment; an :class:`UnencodableClaim` re
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
+import signal
+import threading
 import time
+import traceback
 from pathlib import Path
+from typing import Any, Iterator
 from numerics.certificate import Certificate, timed
 from theorems.engine.budget import PROFILES, Budget
 from theorems.engine.claim import (AnyClaim, ClaimBase, ExperimentClaim, RunContext, StatementClaim,
@@ -32,16 +37,73 @@ from theorems.engine.verdict import ClaimResult, Extremes, PartStatus, Verdict
 from theorems.engine.witness import recorded_witness, recorded_witness_path, replay, witness_json, write_witness
 
 
+class ClaimTimeout(BaseException):
+    """The claim's time limit passed (a BaseException, so that no search library mistakes it for
+    a failing example and keeps going)."""
+
+
 def check_claim(claim: AnyClaim, budget: Budget | None = None, seed: int = 0,
-                witness_dir: Path | None = None, artifact_dir: Path | None = None) -> ClaimResult:
-    """Run every check on ``claim`` and return its verdict with the evidence."""
+                witness_dir: Path | None = None, artifact_dir: Path | None = None,
+                timeout: float | None = None) -> ClaimResult:
+    """Run every check on ``claim`` and return its verdict with the evidence.
+
+    Nothing a claim's check raises escapes: an exception (a quantity that raises, a backend
+    without a function, a certificate or an experiment that crashes) or the time limit
+    ``timeout`` (seconds) gives the verdict ``error`` with the exception and where it happened.
+    """
     budget = budget or PROFILES["audit"]
     start = time.perf_counter()
     result = ClaimResult(id=claim.id, kind=claim.kind.value, source=str(claim.source),
                          statement=claim.statement_text(), verdict=Verdict.UNTESTED, seed=seed)
-    _check(claim, result, budget, RunContext(seed, budget.quick, artifact_dir), witness_dir)
+    try:
+        with _time_limit(timeout):
+            _check(claim, result, budget, RunContext(seed, budget.quick, artifact_dir), witness_dir)
+    except (Exception, ClaimTimeout) as exc:  # isolation: one broken claim never sinks an audit
+        _failed(result, exc, timeout)
     result.seconds = time.perf_counter() - start
     return result
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise ClaimTimeout after ``seconds`` (wall clock; main thread only, else no limit)."""
+    if not seconds or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise ClaimTimeout(f"the claim's time limit of {seconds:g} s passed")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _failed(result: ClaimResult, exc: BaseException, timeout: float | None) -> None:
+    """Record an exception as the verdict ``error``, naming it and the innermost frame it came from."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = ""
+    if frames:
+        last = frames[-1]
+        where = f" at {_short_path(last.filename)}:{last.lineno} (in {last.name})"
+    result.verdict = Verdict.ERROR
+    kind = "timeout" if isinstance(exc, ClaimTimeout) else type(exc).__name__
+    result.reason = f"{kind}: {exc}{where}"
+    result.expected = False
+    result.expected_note = "the check failed with an error: the claim was not checked"
+
+
+def _short_path(filename: str) -> str:
+    for root in (Path.cwd(), Path(__file__).resolve().parents[2]):
+        try:
+            return str(Path(filename).resolve().relative_to(root))
+        except ValueError:
+            continue
+    return filename
 
 
 @functools.singledispatch

@@ -146,8 +146,16 @@ def _check_relation(claim_id: str, index: int, part: Part) -> None:
             "assumption named, or drop the assumption.")
     if not isinstance(rel, sympy.core.relational.Relational):
         raise ClaimError(f"{where} is a {type(rel).__name__}, not a sympy relation (Le, Ge, Eq, Lt, Gt)")
+    if rel.has(sympy.nan, sympy.zoo):
+        raise ClaimError(f"{where} contains a NaN or complex-infinite constant: it cannot be evaluated")
     if not rel.free_symbols:
         return  # a closed statement (e.g. a printed limit) is for certificates: sympy deciding it is a proof
+    from theorems.engine.evaluate import SUPPORTED_FUNCTIONS, unsupported
+
+    missing = unsupported(rel)
+    if missing:
+        raise ClaimError(f"{where} uses {', '.join(missing)}, which clcheck cannot evaluate in float64, mpmath and "
+                         f"torch; supported: {', '.join(SUPPORTED_FUNCTIONS)}, finite Sum, + - * / and powers")
     evaluated = type(rel)(rel.lhs, rel.rhs)
     if isinstance(evaluated, BooleanAtom):
         for sym in sorted(rel.free_symbols, key=lambda s: s.name):

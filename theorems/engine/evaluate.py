@@ -22,6 +22,9 @@ from theorems.engine.tolerance import tolerance
 
 _BASE_MODULE = {"float64": "numpy", "mpmath": "mpmath", "torch": "math"}
 
+#: the sympy functions a statement may use; each has an implementation in every backend
+SUPPORTED_FUNCTIONS = ("log", "exp", "sqrt", "log1p", "Abs", "Max", "Min", "harmonic", "binomial", "polygamma")
+
 
 def backend_functions(xp: Backend) -> dict[str, Callable[..., Any]]:
     """The sympy function names a statement may print, implemented by backend ``xp``."""
@@ -29,7 +32,51 @@ def backend_functions(xp: Backend) -> dict[str, Callable[..., Any]]:
         "log": xp.log, "exp": xp.exp, "sqrt": xp.sqrt, "log1p": xp.log1p, "Abs": xp.abs,
         "Max": lambda *a: functools.reduce(xp.maximum, a), "Min": lambda *a: functools.reduce(xp.minimum, a),
         "harmonic": xp.harmonic, "binomial": xp.binomial, "polygamma": xp.polygamma,
+        "_finite_sum": lambda term, lo, hi: _finite_sum(xp, term, lo, hi),
     }
+
+
+def _finite_sum(xp: Backend, term: Callable[[Any], Any], lo: Any, hi: Any) -> Any:
+    """sum_{i=lo}^{hi} term(i) for integer bounds, with i a number of the backend (exact in mpmath)."""
+    first, last = _integer(lo), _integer(hi)
+    total = xp.asarray(0.0)
+    for i in range(first, last + 1):
+        total = total + term(xp.asarray(float(i)))
+    return total
+
+
+def _integer(v: Any) -> int:
+    f = float(v.detach()) if hasattr(v, "detach") else float(v)
+    if not f.is_integer():
+        raise ValueError(f"a Sum bound evaluates to {f!r}, not an integer")
+    return int(f)
+
+
+def unsupported(expr: sympy.Expr) -> list[str]:
+    """The functions in ``expr`` that no backend implements (sorted names; empty when all are)."""
+    names = {type(f).__name__ for f in expr.atoms(sympy.Function)}
+    names |= {"Sum (with several or infinite limits)" for s in expr.atoms(sympy.Sum)
+              if len(s.limits) != 1 or any(b.has(sympy.oo, -sympy.oo) for b in s.limits[0][1:])}
+    names |= {"Limit" for _ in expr.atoms(sympy.Limit)} | {"Integral" for _ in expr.atoms(sympy.Integral)}
+    return sorted(n for n in names if n not in SUPPORTED_FUNCTIONS)
+
+
+def _printer(xp: Backend) -> Any:
+    """The printer lambdify would use for the backend, taught to print a finite Sum as a loop."""
+    from sympy.printing.numpy import NumPyPrinter
+    from sympy.printing.pycode import MpmathPrinter, PythonCodePrinter
+
+    base = {"float64": NumPyPrinter, "mpmath": MpmathPrinter, "torch": PythonCodePrinter}[xp.name]
+
+    class FiniteSums(base):  # type: ignore[misc, valid-type]
+        def _print_Sum(self, expr: sympy.Sum) -> str:
+            (var, lo, hi), = expr.limits
+            return (f"_finite_sum(lambda {self._print(var)}: ({self._print(expr.function)}), "
+                    f"{self._print(lo)}, {self._print(hi)})")
+
+    names = {k: k for k in backend_functions(xp)}
+    return FiniteSums({"fully_qualified_modules": False, "inline": True, "allow_unknown_functions": True,
+                       "user_functions": names})
 
 
 def stable_form(expr: sympy.Expr) -> sympy.Expr:
@@ -49,7 +96,8 @@ def stable_form(expr: sympy.Expr) -> sympy.Expr:
 @functools.lru_cache(maxsize=None)
 def compiled(expr: sympy.Expr, symbols: tuple[sympy.Symbol, ...], xp: Backend) -> Callable[..., Any]:
     """``expr`` as a function of ``symbols`` evaluated with backend ``xp``."""
-    return sympy.lambdify(symbols, stable_form(expr), modules=[backend_functions(xp), _BASE_MODULE[xp.name]])
+    return sympy.lambdify(symbols, stable_form(expr), modules=[backend_functions(xp), _BASE_MODULE[xp.name]],
+                          printer=_printer(xp))
 
 
 def side_functions(part: Part, xp: Backend) -> tuple[tuple[sympy.Symbol, ...], Callable[..., Any], Callable[..., Any]]:

@@ -22,7 +22,21 @@ import sympy
 from hypothesis import strategies as st
 
 from numerics.backend import Backend
+from numerics.errors import AssumptionError
 from theorems.engine.quantity import trivial_range
+
+
+def check_fields(data: Any, required: Sequence[str], optional: Sequence[str] = (), family: str = "") -> None:
+    """A witness subject has exactly the family's fields: a missing one or an unknown one (a field
+    the family would silently ignore) raises AssumptionError naming it."""
+    if not isinstance(data, dict):
+        raise AssumptionError(f"a subject of family {family!r} is a JSON object, got {type(data).__name__}")
+    missing = [k for k in required if k not in data]
+    unknown = sorted(set(data) - set(required) - set(optional))
+    if missing:
+        raise AssumptionError(f"the subject lacks the field(s) {', '.join(missing)} of family {family!r}")
+    if unknown:
+        raise AssumptionError(f"the subject has unknown field(s) {', '.join(unknown)} for family {family!r}")
 
 
 class SubjectFamily:

@@ -14,7 +14,9 @@ A verdict is never a bare bool:
   below the smaller side's trivial bound (an error rate's 1, a cosine's 1, a declared range); the
   reason says why, and a certificate proves it where one can;
 * ``inconclusive``: a statistical (experiment) claim whose effect and its opposite are both
-  inside the measured interval.
+  inside the measured interval;
+* ``error``: the check itself failed (a quantity raised, a certificate crashed, the claim's time
+  limit passed); the reason names the exception and where it happened. Other claims are unaffected.
 
 A subject is *informative* for a part when the check could fail on it: not both sides equal by
 construction (a part's declared ``informative`` predicate), and, for an inequality, the bound
@@ -36,6 +38,7 @@ class Verdict(str, enum.Enum):
     UNTESTED = "untested"
     VACUOUS = "vacuous"
     INCONCLUSIVE = "inconclusive"
+    ERROR = "error"
 
     def __bool__(self) -> bool:  # like sympy relations: no silent truthiness
         raise TypeError("a Verdict is not a bool: compare it with Verdict.<NAME>")

@@ -7,11 +7,13 @@ problem, with exit code 2; ``--debug`` shows the traceback instead.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+import signal
 import sys
 from pathlib import Path
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, Iterator, List, Optional
 
 import typer
 from rich.console import Console
@@ -102,8 +104,13 @@ def audit(
                                                      help="gradient-ascent starts per family"),
     adversarial_steps: Optional[int] = typer.Option(None, "--adversarial-steps", min=0, help="steps per start"),
     out: Path = typer.Option(Path("audit-report"), "--out", help="directory for report.md / report.json"),
+    claim_timeout: Optional[float] = typer.Option(None, "--claim-timeout", min=1,
+                                                  help="seconds per claim; past it the claim's verdict is error"),
 ) -> None:
-    """Check every selected claim; write report.md, report.json and witnesses/; exit 1 on any unexpected verdict."""
+    """Check every selected claim; write report.md, report.json and witnesses/; exit 1 on any unexpected verdict.
+
+    Ctrl-C (or SIGTERM) writes the reports of the claims finished so far, marked partial, and
+    exits 130 (143)."""
     from theorems.engine.check import check_claim
     from theorems.frontend.report import write_reports
     from training.device import configure_process
@@ -112,19 +119,52 @@ def audit(
     plan = _budget(profile, budget, adversarial_starts, adversarial_steps)
     configure_process()
     results = []
-    with _progress() as progress:
+    interrupted: int | None = None
+    with _terminate_as_interrupt(), _progress() as progress:
         task = progress.add_task("auditing", total=len(claims))
-        for c in claims:
-            progress.update(task, description=f"auditing {c.id}")
-            results.append(check_claim(c, plan, seed=seed, witness_dir=out / "witnesses", artifact_dir=out))
-            progress.advance(task)
-    write_reports(results, seed, out, {"profile": profile, **plan.__dict__})
+        try:
+            for c in claims:
+                progress.update(task, description=f"auditing {c.id}")
+                results.append(check_claim(c, plan, seed=seed, witness_dir=out / "witnesses", artifact_dir=out,
+                                           timeout=claim_timeout))
+                progress.advance(task)
+        except _Interrupted as stop:
+            interrupted = stop.code
+    planned = [c.id for c in claims]
+    write_reports(results, seed, out, {"profile": profile, **plan.__dict__}, planned=planned)
     _print_table(results, seed)
     console.print(f"reports: {out / 'report.md'} and {out / 'report.json'}")
+    if interrupted is not None:
+        console.print(f"[bold yellow]interrupted: the reports are partial ({len(results)} of {len(claims)} "
+                      "claims checked)[/bold yellow]")
+        raise typer.Exit(interrupted)
     unexpected = [r.id for r in results if not r.expected]
     if unexpected:
         console.print(f"[bold red]unexpected verdicts: {', '.join(unexpected)}[/bold red]")
         raise typer.Exit(1)
+
+
+class _Interrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM during an audit (a KeyboardInterrupt: no claim's isolation and no search
+    library catches it)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGINT -> exit 130, SIGTERM -> exit 143, both raised as _Interrupted in the audit loop."""
+    def stop(signum: int, frame: Any) -> None:
+        raise _Interrupted(128 + signum)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _print_table(results: list, seed: int) -> None:

@@ -10,14 +10,19 @@ from typing import Any
 from theorems.engine.tolerance import ATOL, CONFIRM_DPS, RTOL
 from theorems.engine.verdict import ClaimResult
 
-REPORT_VERSION = 1
+REPORT_VERSION = 2
 
 
-def report_json(results: list[ClaimResult], seed: int, budget: dict[str, Any]) -> dict[str, Any]:
+def report_json(results: list[ClaimResult], seed: int, budget: dict[str, Any],
+                planned: list[str] | None = None) -> dict[str, Any]:
+    done = [r.id for r in results]
+    missing = [c for c in planned or done if c not in done]
     return {
         "version": REPORT_VERSION,
         "seed": seed,
         "budget": budget,
+        "partial": bool(missing),
+        "claims_missing": missing,
         "claims": [_sanitize(r.to_json()) for r in results],
     }
 
@@ -62,10 +67,11 @@ def _evidence(r: ClaimResult) -> str:
     return r.reason or ""
 
 
-def markdown(results: list[ClaimResult], seed: int, budget: dict[str, Any]) -> str:
+def markdown(results: list[ClaimResult], seed: int, budget: dict[str, Any], missing: list[str] | None = None) -> str:
     lines = [
         "# clcheck audit",
         "",
+        *([f"**PARTIAL REPORT**: the audit was interrupted; not checked: {', '.join(missing)}.", ""] if missing else []),
         f"Seed {seed}; budget per claim: {budget}. Tolerance policy: see README (RTOL={RTOL:g}, ATOL={ATOL:g};"
         f" violations confirmed at {CONFIRM_DPS} digits).",
         "",
@@ -162,7 +168,11 @@ def _configuration_table(rows: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def write_reports(results: list[ClaimResult], seed: int, out_dir: Path, budget: dict[str, Any]) -> None:
+def write_reports(results: list[ClaimResult], seed: int, out_dir: Path, budget: dict[str, Any],
+                  planned: list[str] | None = None) -> None:
+    """report.json and report.md (each written atomically); ``planned`` lists the claims the audit
+    meant to check, so an interrupted audit's reports say which are missing."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    _atomic_write(out_dir / "report.json", json.dumps(report_json(results, seed, budget), indent=2, default=str))
-    _atomic_write(out_dir / "report.md", markdown(results, seed, budget))
+    data = report_json(results, seed, budget, planned)
+    _atomic_write(out_dir / "report.json", json.dumps(data, indent=2, default=str))
+    _atomic_write(out_dir / "report.md", markdown(results, seed, budget, data["claims_missing"]))

@@ -22,7 +22,7 @@ from numerics import coupon
 from numerics.backend import Backend
 from numerics.errors import AssumptionError, PrecisionUnavailable
 from numerics.mixture import check_distribution, check_negatives
-from theorems.engine.family import SubjectFamily
+from theorems.engine.family import SubjectFamily, check_fields
 from theorems.engine.quantity import quantity
 from theorems.subjects.mixtures import N, N_C, k
 
@@ -119,6 +119,7 @@ class Coupons(SubjectFamily):
         return {"n": subject.n, "beta": subject.beta}
 
     def from_json(self, data: dict[str, Any]) -> CouponSubject:
+        check_fields(data, ("n", "beta"), (), self.name)
         return CouponSubject(int(data["n"]), float(data["beta"]))
 
     def describe(self, subject: CouponSubject) -> str:
@@ -219,6 +220,7 @@ class ClassDraws(SubjectFamily):
         return {"rho": list(subject.rho), "N": subject.N}
 
     def from_json(self, data: dict[str, Any]) -> ClassDrawSubject:
+        check_fields(data, ("rho", "N"), (), self.name)
         return ClassDrawSubject(tuple(float(r) for r in data["rho"]), int(data["N"]))
 
     def describe(self, subject: ClassDrawSubject) -> str:
@@ -303,6 +305,7 @@ class KSubsets(SubjectFamily):
         return {"n_classes": subject.n_classes, "k": subject.k, "values": list(subject.values)}
 
     def from_json(self, data: dict[str, Any]) -> SubsetSubject:
+        check_fields(data, ("n_classes", "k", "values"), (), self.name)
         return SubsetSubject(int(data["n_classes"]), int(data["k"]), tuple(data["values"]))
 
     def describe(self, subject: SubsetSubject) -> str:

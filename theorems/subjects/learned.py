@@ -16,7 +16,7 @@ import sympy
 from numerics.backend import Backend
 from numerics.errors import AssumptionError
 from numerics.mixture import FiniteMixture
-from theorems.engine.family import SubjectFamily
+from theorems.engine.family import SubjectFamily, check_fields
 from theorems.engine.quantity import quantity
 from theorems.subjects.mixtures import Mixtures, MixtureSubject
 from theorems.subjects.triplets import TripletSubject, Triplets
@@ -152,6 +152,7 @@ class NormSnapshots(SubjectFamily):
         return {"norm_min": subject.norm_min, "norm_max": subject.norm_max, "source": subject.source}
 
     def from_json(self, data: dict[str, Any]) -> NormSubject:
+        check_fields(data, ("norm_min", "norm_max"), ("source",), self.name)
         return NormSubject(float(data["norm_min"]), float(data["norm_max"]), data.get("source", ""))
 
     def describe(self, subject: NormSubject) -> str:

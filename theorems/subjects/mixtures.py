@@ -25,7 +25,7 @@ from numerics.contrastive import MixtureArrays
 from numerics.errors import AssumptionError
 from numerics.mixture import FiniteMixture
 from numerics.supervised import LinearFit, fit_linear_classifier
-from theorems.engine.family import SubjectFamily
+from theorems.engine.family import SubjectFamily, check_fields
 from theorems.engine.quantity import quantity
 
 # -- the quantities of Merad et al. Section 3 (numbers are the paper's equations) -----------------
@@ -306,6 +306,7 @@ class Mixtures(SubjectFamily):
                 "task": list(subject.task), "source": subject.source}
 
     def from_json(self, data: dict[str, Any]) -> MixtureSubject:
+        check_fields(data, ("mixture", "N", "k"), ("task", "source"), self.name)
         return MixtureSubject(FiniteMixture.from_json(data["mixture"]), N=int(data["N"]),
                               k=int(data["k"]), task=tuple(data.get("task", ())),
                               source=data.get("source", ""))

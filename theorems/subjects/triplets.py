@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from numerics import triplet as tl
 from numerics.backend import Backend
 from numerics.errors import AssumptionError
-from theorems.engine.family import SubjectFamily
+from theorems.engine.family import SubjectFamily, check_fields
 from theorems.engine.quantity import quantity
 
 # -- Merad et al. Section 4: a triplet z = (z_1, z_2, z_3), a step z' (Lemma 3 = Lemma 5 = Lemma 4.1)
@@ -196,6 +196,7 @@ class Triplets(SubjectFamily):
                 "source": subject.source}
 
     def from_json(self, data: dict[str, Any]) -> TripletSubject:
+        check_fields(data, ("z", "step", "C"), ("source",), self.name)
         return TripletSubject(np.asarray(data["z"], dtype=np.float64),
                               np.asarray(data["step"], dtype=np.float64), float(data["C"]),
                               source=data.get("source", ""))
@@ -387,6 +388,7 @@ class Scalars(SubjectFamily):
         return {"x": subject.x}
 
     def from_json(self, data: dict[str, Any]) -> ScalarSubject:
+        check_fields(data, ("x",), (), self.name)
         return ScalarSubject(float(data["x"]))
 
     def describe(self, subject: ScalarSubject) -> str:

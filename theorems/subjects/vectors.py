@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from numerics.backend import Backend
 from numerics.errors import AssumptionError
-from theorems.engine.family import SubjectFamily
+from theorems.engine.family import SubjectFamily, check_fields
 from theorems.engine.quantity import quantity
 
 # -- log-sum-exp facts (proofs of Lemmas 1 and 2 of Merad et al.): a vector x in R^n ---------------
@@ -123,6 +123,7 @@ class Vectors(SubjectFamily):
         return {"x": [float(v) for v in subject.x], "S": list(subject.S)}
 
     def from_json(self, data: dict[str, Any]) -> VectorSubject:
+        check_fields(data, ("x",), ("S",), self.name)
         return VectorSubject(np.asarray(data["x"], dtype=np.float64), tuple(data.get("S", ())))
 
     def describe(self, subject: VectorSubject) -> str:
