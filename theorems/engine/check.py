@@ -165,6 +165,7 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
     vacuity = [timed(c) for c in claim.vacuity]
     result.certificate = [c.to_json() for c in certificates + vacuity] or None
     result.part_status = part_status(claim, certificates, tracker)
+    _apply_proof_chains(claim, result)
     proved = all(status == PartStatus.CERTIFIED for status in result.part_status.values())
     if claim.derived:
         result.qualifiers.append(f"checker-derived constant: {claim.derived}")
@@ -185,7 +186,7 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
     elif any(c.ok for c in vacuity) or _never_binds(tracker):
         result.verdict = Verdict.VACUOUS
         result.reason = _vacuity_reason(tracker, [c for c in vacuity if c.ok])
-    elif proved and certificates:
+    elif proved and (certificates or result.proof_chains):
         result.verdict = Verdict.PROVED
     elif tracker.nontrivial > 0:
         result.verdict = Verdict.CONSISTENT
@@ -203,6 +204,24 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
     _judge_expected(claim, result, replayed)
     if ctx.out_dir is not None:
         result.artifacts = [make(ctx) for make in claim.artifacts]
+
+
+def _apply_proof_chains(claim: StatementClaim, result: ClaimResult) -> None:
+    """A part whose printed proof composes and has every step certified (or cited) is certified;
+    a cited theorem is named beside the verdict ("assuming ...")."""
+    from theorems.engine.proof_check import certify_steps, claim_part
+    from theorems.engine.registry import proofs_for
+
+    for proof in proofs_for(claim.id):
+        checked = certify_steps(proof, claim)
+        label = str(claim_part(proof, claim))
+        result.proof_chains.append({"part": label, "chain_composes": checked.chain_composes,
+                                    "certified_steps": sum(s.status.value == "certified" for s in checked.steps),
+                                    "steps": len(checked.steps), "assumptions": checked.assumptions})
+        if checked.chain_composes and checked.all_certified and result.part_status.get(label) != PartStatus.REFUTED:
+            result.part_status[label] = PartStatus.CERTIFIED
+            if checked.assumptions:
+                result.qualifiers.append("assuming " + ", ".join(checked.assumptions))
 
 
 def _never_binds(tracker: Tracker) -> bool:

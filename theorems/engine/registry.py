@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from theorems.engine.claim import AnyClaim, ClaimBase
 from theorems.engine.errors import ClaimError, PluginError
@@ -50,6 +50,7 @@ _CLAIMS: dict[str, AnyClaim] = {}
 _ORIGIN: dict[str, str] = {}  # claim id -> plugin module to import to register it again
 _PAPERS: dict[str, Paper] = {}
 _STRUCTURE: list[tuple[str, str]] = []
+_PROOFS: dict[str, list[Any]] = {}  # claim id -> its printed proofs (theorems.engine.proof.Proof)
 _LOADING: list[str] = []  # the plugin module being imported (a stack: plugins may import plugins)
 _LOADED = False
 
@@ -85,6 +86,17 @@ def register(claim: AnyClaim) -> AnyClaim:
     _CLAIMS[claim.id] = claim
     _ORIGIN[claim.id] = _LOADING[-1] if _LOADING else _caller_module()[0]
     return claim
+
+
+def register_proof(proof: Any) -> Any:
+    """Record the printed proof of (a part of) a claim: a chain of checked steps."""
+    _PROOFS.setdefault(proof.claim, []).append(proof)
+    return proof
+
+
+def proofs_for(claim_id: str) -> list[Any]:
+    load_plugins()
+    return list(_PROOFS.get(claim_id, []))
 
 
 def add_structure(edges: Iterable[tuple[str, str]]) -> None:

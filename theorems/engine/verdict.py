@@ -128,6 +128,7 @@ class ClaimResult:
     witness: dict[str, Any] | None = None
     worst_violation: dict[str, Any] | None = None
     certificate: list[dict[str, Any]] | None = None
+    proof_chains: list[dict[str, Any]] = field(default_factory=list)  # the printed proofs' certification
     artifacts: list[str] = field(default_factory=list)  # markdown sections (tables, plots)
     experiment: dict[str, Any] | None = None  # ExperimentOutcome.to_json() for experiment claims
     expected: bool = True

@@ -224,50 +224,59 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
 @app.command()
 @_command
 def proofs(
-    paper: Optional[List[str]] = typer.Option(None, "--paper", help="id prefix of the pages to check"),
+    paper: Optional[List[str]] = typer.Option(None, "--paper", help="id prefix of the proofs to check"),
     seed: int = typer.Option(0, "--seed", min=0),
     profile: str = typer.Option("quick", "--profile", help="search depth: quick, audit or deep"),
-    budget: Optional[int] = typer.Option(None, "--budget", min=0, help="random examples per claim"),
+    budget: Optional[int] = typer.Option(None, "--budget", min=0, help="random examples per claim and per step"),
     out: Path = typer.Option(Path("audit-report"), "--out"),
-    write_pages: bool = typer.Option(False, "--write-pages", help="record each page's step statuses in the page"),
+    write_pages: bool = typer.Option(False, "--write-pages", help="regenerate each page's proof section from this run"),
 ) -> None:
-    """Run the check behind every step of the proof pages; write proofs.md and the dependency graph."""
-    from theorems.engine.check import check_claim
-    from theorems.engine.registry import all_claims, structure
+    """Check every printed proof step by step: certificates, named results, citations, and each step
+    on the claim's subjects and witnesses; write proofs.json, proofs.md and the dependency graph."""
+    from theorems.engine.registry import all_claims, proofs_for, structure
     from theorems.frontend import proof_pages as pf
+    from theorems.frontend import proof_run as pr
     from training.device import configure_process
 
+    plan = _budget(profile, budget, None, None)
+    configure_process()
     pages = pf.read_pages(paper)
     registered = {c.id: c for c in all_claims()}
     edges = structure(paper)
-    nodes = pf.referenced_ids(pages) | {n for edge in edges for n in edge}
-    needed = sorted(nodes & set(registered))
-    plan = _budget(profile, budget, None, None)
-    configure_process()
-    results = {}
+    chained = {p.claim_id for p in pages if proofs_for(p.claim_id)}
+    legacy = [p for p in pages if p.claim_id not in chained]
+    needed = sorted((chained | pf.referenced_ids(legacy) | {n for e in edges for n in e}) & set(registered))
     with _progress() as progress:
         task = progress.add_task("checking", total=len(needed))
-        for cid in needed:
+
+        def tick(cid: str) -> None:
             progress.update(task, description=f"checking {cid}")
-            results[cid] = check_claim(registered[cid], plan, seed=seed)
             progress.advance(task)
-    pf.assign(pages, results)
+
+        checked = pr.run_proofs([registered[c] for c in needed], plan, seed, tick)
+    results = {cid: entry.result for cid, entry in checked.items()}
+    pf.assign(legacy, results)
     out.mkdir(parents=True, exist_ok=True)
     graph = out / "proofs-graph.png"
-    pf.draw_graph(pages, edges, results, graph)
-    pf.write_report(pages, results, graph, out / "proofs.md")
+    pf.draw_graph(pages, edges, results, graph, checked)
+    pr.write_proofs_json({cid: checked[cid] for cid in chained}, seed, out / "proofs.json")
+    pf.write_report(pages, results, graph, out / "proofs.md", checked)
     if write_pages:
         for page in pages:
-            pf.write_back(page, results.get(page.claim_id), seed)
+            if page.claim_id in chained:
+                pr.write_proof_section(page.path, checked[page.claim_id], seed)
+            pf.write_back(pf.parse_page(page.path), results.get(page.claim_id), seed)
     table = Table(title="step-checked proofs")
-    for col in ("page", "verdict", "steps", "certified", "tested", "refuted", "unchecked"):
+    for col in ("page", "verdict", "steps", *pr.STEP_KINDS, "broken step"):
         table.add_column(col)
     for page in pages:
         verdict = results[page.claim_id].verdict.value if page.claim_id in results else "not encoded"
-        counts = [sum(s.status == k for s in page.steps) for k in ("certified", "tested", "refuted", "unchecked")]
-        table.add_row(page.claim_id, verdict, str(len(page.steps)), *map(str, counts))
+        counts = pf.step_counts(page, checked.get(page.claim_id))
+        broken = checked[page.claim_id].broken_step if page.claim_id in checked else None
+        table.add_row(page.claim_id, verdict, str(sum(counts.values())), *(str(counts[k]) for k in pr.STEP_KINDS),
+                      f"step {broken['index']}" if broken else "-")
     console.print(table)
-    console.print(f"report: {out / 'proofs.md'}; graph: {graph}")
+    console.print(f"report: {out / 'proofs.md'}; {out / 'proofs.json'}; graph: {graph}")
     unexpected = [r.id for r in results.values() if not r.expected]
     if unexpected:
         console.print(f"[bold red]unexpected verdicts: {', '.join(unexpected)}[/bold red]")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from theorems.engine.figures import save_figure, subplots
 from theorems.engine.verdict import ClaimResult, PartStatus, Verdict
@@ -159,11 +160,22 @@ def node_status(node: str, results: dict[str, ClaimResult]) -> str:
     return VERDICT_STATUS.get(result.verdict, "unchecked")
 
 
+def step_counts(page: Page, entry: Any = None) -> dict[str, int]:
+    """How many steps of a page have each status: from its checked proof chains when it has them,
+    from its [check: ...] tags otherwise."""
+    kinds = ("certified", "named-result", "assumption", "tested", "refuted", "unchecked")
+    if entry is not None and entry.proofs:
+        return entry.counts()
+    return {k: sum(step.status == k for step in page.steps) for k in kinds}
+
+
 def draw_graph(pages: list[Page], structure: list[tuple[str, str]], results: dict[str, ClaimResult],
-               path: Path) -> None:
-    """Checks -> the claims whose proofs use them, plus structure edges; coloured by verdict."""
+               path: Path, checked: dict[str, Any] | None = None) -> None:
+    """Checks -> the claims whose proofs use them, plus structure edges (arrows with heads); each
+    node coloured by its claim's status and labelled with how many of its proof steps are certified."""
     import networkx as nx
 
+    checked = checked or {}
     graph = nx.DiGraph()
     for page in pages:
         graph.add_node(page.claim_id)
@@ -181,36 +193,56 @@ def draw_graph(pages: list[Page], structure: list[tuple[str, str]], results: dic
     else:
         pos = nx.spring_layout(graph, seed=0)
     statuses = {n: node_status(n, results) for n in graph.nodes}
-    fig, ax = subplots(figsize=(14, 8))
-    nx.draw_networkx_edges(graph, pos, ax=ax, arrows=True, arrowsize=12, edge_color="#777777",
-                           connectionstyle="arc3,rad=0.05")
-    nx.draw_networkx_nodes(graph, pos, ax=ax, node_size=900, edgecolors="black",
+    labels = {}
+    for n in graph.nodes:
+        counts = checked[n].counts() if n in checked and checked[n].proofs else None
+        extra = f"\n{counts['certified']}/{sum(counts.values())} certified" if counts else ""
+        labels[n] = n.replace(" (", "\n(") + extra
+    fig, ax = subplots(figsize=(15, 9))
+    nx.draw_networkx_edges(graph, pos, ax=ax, arrows=True, arrowstyle="-|>", arrowsize=16, edge_color="#555555",
+                           connectionstyle="arc3,rad=0.05", node_size=1100)
+    nx.draw_networkx_nodes(graph, pos, ax=ax, node_size=1100, edgecolors="black",
                            node_color=[COLOURS[statuses[n]] for n in graph.nodes])
-    nx.draw_networkx_labels(graph, pos, ax=ax, font_size=7,
-                            labels={n: n.replace(" (", "\n(") for n in graph.nodes})
+    nx.draw_networkx_labels(graph, pos, ax=ax, font_size=6, labels=labels)
     for status, colour in COLOURS.items():
         ax.scatter([], [], c=colour, edgecolors="black", label=status)
-    ax.legend(loc="lower left", fontsize=8, title="verdict")
-    ax.set_title("Which checks each proof rests on (arrow: used by)")
+    ax.legend(loc="lower left", fontsize=8, title="claim status")
+    ax.set_title("Which checks each proof rests on (arrow: used by); node: certified steps of its proof")
     ax.axis("off")
     save_figure(fig, path, dpi=110)
 
 
 def write_report(pages: list[Page], results: dict[str, ClaimResult], graph_png: Path | None,
-                 path: Path) -> None:
+                 path: Path, checked: dict[str, Any] | None = None) -> None:
+    checked = checked or {}
+    kinds = ("certified", "named-result", "assumption", "tested", "refuted", "unchecked")
     lines = ["# clcheck proofs: step-checked proofs", ""]
     if graph_png is not None:
         lines += [f"![dependency graph]({graph_png.name})", ""]
-    lines += ["| page | claim verdict | steps | certified | tested | refuted | unchecked |",
-              "| --- | --- | --- | --- | --- | --- | --- |"]
+    totals = {k: 0 for k in kinds}
+    rows = []
     for page in pages:
         verdict = results[page.claim_id].verdict.value if page.claim_id in results else "not encoded"
-        counts = {s: sum(step.status == s for step in page.steps) for s in STATUS_ORDER}
-        lines.append(f"| `{page.claim_id}` | {verdict} | {len(page.steps)} | {counts['certified']} | "
-                     f"{counts['tested']} | {counts['refuted']} | {counts['unchecked']} |")
+        counts = step_counts(page, checked.get(page.claim_id))
+        for k in kinds:
+            totals[k] += counts[k]
+        entry = checked.get(page.claim_id)
+        broken = entry.broken_step if entry is not None else None
+        rows.append(f"| `{page.claim_id}` | {verdict} | {sum(counts.values())} | "
+                    + " | ".join(str(counts[k]) for k in kinds)
+                    + f" | {('step ' + str(broken['index'])) if broken else '-'} |")
+    lines += [f"Steps over all pages: {sum(totals.values())}; " + ", ".join(f"{k} {v}" for k, v in totals.items()) + ".",
+              "", "| page | claim verdict | steps | " + " | ".join(kinds) + " | broken step |",
+              "| --- | --- | --- | " + " | ".join("---" for _ in kinds) + " | --- |", *rows]
     for page in pages:
-        lines += ["", f"## `{page.claim_id}` ([page](../proofs_md/{page.path.name}))", "",
-                  "| step | status | checked by | step as printed |", "| --- | --- | --- | --- |"]
+        entry = checked.get(page.claim_id)
+        lines += ["", f"## `{page.claim_id}` ([page]({page.path.name}))", ""]
+        if entry is not None and entry.proofs:
+            from theorems.frontend.proof_run import proof_section
+
+            lines += [line for line in proof_section(entry, 0) if not line.startswith("<!--")]
+            continue
+        lines += ["| step | status | checked by | step as printed |", "| --- | --- | --- | --- |"]
         for step in page.steps:
             refs = "; ".join(cid + (f' part "{part}"' if part else "") for cid, part in step.refs) or "-"
             text = step.text.replace("|", "\\|")

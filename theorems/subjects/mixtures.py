@@ -163,9 +163,25 @@ class Mixtures(SubjectFamily):
 
     # -- evaluation --------------------------------------------------------------
 
-    symbols = frozenset({L_sup, L_sup_mu, L_sup_T, L_sup_mu_T, L_sup_k, L_sup_mu_k, L_un, L_un_N, p_min, p_cc,
-                         tau_plus, tau_plus_N, N_C, N, k})
-    differentiable = symbols - {L_sup, L_sup_T, L_sup_k}  # the fitted W of (3) is not a torch function
+    BASE_SYMBOLS = frozenset({L_sup, L_sup_mu, L_sup_T, L_sup_mu_T, L_sup_k, L_sup_mu_k, L_un, L_un_N, p_min, p_cc,
+                              tau_plus, tau_plus_N, N_C, N, k})
+    #: quantities a paper adds (e.g. the intermediate terms of a proof): symbol -> formula(subject, arrays, xp)
+    extensions: dict[sympy.Symbol, Any] = {}
+
+    @classmethod
+    def extend(cls, symbol: sympy.Symbol, formula: Any) -> sympy.Symbol:
+        """Teach every finite-mixture family a new quantity, written against the backend:
+        ``formula(subject, arrays, xp)`` with ``arrays`` the subject's MixtureArrays in ``xp``."""
+        cls.extensions[symbol] = formula
+        return symbol
+
+    @property
+    def symbols(self) -> frozenset[sympy.Symbol]:  # type: ignore[override]
+        return self.BASE_SYMBOLS | frozenset(self.extensions)
+
+    @property
+    def differentiable(self) -> frozenset[sympy.Symbol]:  # type: ignore[override]
+        return self.symbols - {L_sup, L_sup_T, L_sup_k}  # the fitted W of (3) is not a torch function
 
     def validate(self, subject: MixtureSubject) -> None:
         """The family's bounds: N_C, d, supports, N and k as drawn, rho uniform when asked."""
@@ -215,6 +231,8 @@ class Mixtures(SubjectFamily):
             N: lambda: xp.asarray(subject.N),
             k: lambda: xp.asarray(subject.k),
         }
+        for sym, formula in self.extensions.items():
+            compute.setdefault(sym, lambda formula=formula: formula(subject, arr, xp))
         return {s: compute[s]() for s in symbols}
 
     def cheap_to_confirm(self, subject: MixtureSubject) -> bool:

@@ -12,4 +12,4 @@ PAPER = declare("merad", "Merad, Yu, Bacry, Gaiffas -- About contrastive unsuper
                 "for classification and its convergence",
                 ("000_446b1395972c3412.txt", "001_024f140e13f62c31.txt"), __name__, __file__)
 
-from theorems.papers.merad import claims  # noqa: E402,F401  (registers the claims)
+from theorems.papers.merad import claims, proofs  # noqa: E402,F401  (register the claims and proofs)
