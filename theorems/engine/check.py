@@ -180,7 +180,7 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
         worst = max(tracker.violations + [minimal], key=lambda p: float(p.worst_margin))
         result.witness = witness_json(claim, minimal, ctx.seed, "minimal")
         result.worst_violation = witness_json(claim, worst, ctx.seed, "worst")
-        if witness_dir is not None:
+        if witness_dir is not None:  # the command line writes them itself, from the result
             write_witness(result.witness, witness_dir / f"{claim.id}.json")
             write_witness(result.worst_violation, witness_dir / f"{claim.id}.worst.json")
     elif any(c.ok for c in vacuity) or _never_binds(tracker):

@@ -106,15 +106,21 @@ def audit(
     out: Path = typer.Option(Path("audit-report"), "--out", help="directory for report.md / report.json"),
     claim_timeout: Optional[float] = typer.Option(None, "--claim-timeout", min=1,
                                                   help="seconds per claim; past it the claim's verdict is error"),
+    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, help="parallel processes (default: all cores)"),
+    executor: str = typer.Option("local", "--executor", help="local (processes on this machine) or ray"),
+    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster address (with --executor ray)"),
 ) -> None:
     """Check every selected claim; write report.md, report.json and witnesses/; exit 1 on any unexpected verdict.
 
     Ctrl-C (or SIGTERM) writes the reports of the claims finished so far, marked partial, and
     exits 130 (143)."""
-    from theorems.engine.check import check_claim
+    from theorems.engine.witness import write_witness
     from theorems.frontend.report import write_reports
+    from theorems.frontend.runner import Job, default_jobs, execute, write_files
     from training.device import configure_process
 
+    if executor not in ("local", "ray"):
+        raise ValueError(f"--executor {executor!r}: use local or ray")
     claims = _select(paper, claim)
     plan = _budget(profile, budget, adversarial_starts, adversarial_steps)
     configure_process()
@@ -122,12 +128,19 @@ def audit(
     interrupted: int | None = None
     with _terminate_as_interrupt(), _progress() as progress:
         task = progress.add_task("auditing", total=len(claims))
+
+        def collect(result: Any, files: dict[str, bytes]) -> None:
+            write_files(out, files)
+            for suffix, witness in (("", result.witness), (".worst", result.worst_violation)):
+                if witness is not None:
+                    write_witness(witness, out / "witnesses" / f"{result.id}{suffix}.json")
+            results.append(result)
+            progress.update(task, description=f"checked {result.id}")
+            progress.advance(task)
+
         try:
-            for c in claims:
-                progress.update(task, description=f"auditing {c.id}")
-                results.append(check_claim(c, plan, seed=seed, witness_dir=out / "witnesses", artifact_dir=out,
-                                           timeout=claim_timeout))
-                progress.advance(task)
+            execute([Job(c.id, plan, seed, claim_timeout) for c in claims], executor, jobs or default_jobs(),
+                    address, collect)
         except _Interrupted as stop:
             interrupted = stop.code
     planned = [c.id for c in claims]
