@@ -16,6 +16,7 @@ from theorems.engine.proof import Instance, Proof, Step
 from theorems.engine.registry import register_proof
 from theorems.papers.merad import certificates as certs
 from theorems.papers.merad import proof_quantities as pq
+from theorems.papers.merad import training_sets as ts
 from theorems.subjects import mixtures as mx
 
 HAL, CONF = "000_446b1395972c3412.txt", "001_024f140e13f62c31.txt"
@@ -64,5 +65,41 @@ register_proof(Proof(
              certificates=(lambda: implied_by_positive_multiple(
                  Ge(mx.L_un, chain_end), PROP1_TARGET, {tau: 1 / (1 + _u), k: _k},
                  "k >= 1 and 0 < tau+ < 1 (tau+ = 1/(1 + u), u > 0)"),)),
+    ),
+))
+
+
+# -- Lemma 7 (= Lemma 4 = Lemma 4.2): l(z_i) <= 2 eps / eta ---------------------------------------------
+v2, loss_vec, grad, eta = ts.max_v2, ts.max_loss_vector, ts.grad_norm, ts.eta_data
+NEG_LOG = -sympy.log(1 - v2)
+
+
+def _v2_at_most_half(s: object) -> bool:
+    """Where the scalar steps are stated: x = v_2 in [0, 1/2] (the third fact)."""
+    from numerics.backend import FLOAT
+
+    return float(ts.TrainingSets().quantities(s, [v2], FLOAT)[v2]) <= 0.5
+
+register_proof(Proof(
+    claim="merad.lemma7", where=f"Section 8, proof of Lemma 7 ({HAL}) = proof of Lemma 4.2 ({CONF})",
+    steps=(
+        Step("Since ||grad L^_un(f)|| <= eps, this also implies max_{i,j} ||loss_{i,j}|| <= eps (Theorem 3 of "
+             "Allen-Zhu et al. (2019) and its variant in appendix A)", Le(loss_vec, grad),
+             "a citation; checked here as a relation on the training sets the lemma's hypotheses allow",
+             kind="fact"),
+        Step("||loss_{i,3}|| = v_2 ||z_{i,1}|| and ||z_{i,1}|| >= eta give v_2 <= eps/eta",
+             Le(v2, loss_vec / eta), "the loss-vector formula of step 2 (merad.lemma7.steps)", kind="fact"),
+        Step("v_2 <= eps/eta < 1/2, by the assumption eps < eta/2", Le(v2, sympy.Rational(1, 2)),
+             "the two facts above and the hypothesis", kind="fact"),
+        Step("zeta(z_1^T (z_3 - z_2)) = -log(1 - v_2)", Eq(ts.max_loss, NEG_LOG),
+             "zeta(u) = -log sigma(-u) = -log(1 - v_2); both sides increase with u, so the max is taken at the same i"),
+        Step("-log(1 - x) <= x/(1 - x) for 0 <= x <= 1/2", Le(NEG_LOG, v2 / (1 - v2)),
+             "with x = v_2 in [0, 1/2] (the third fact)", certificates=(certs.neg_log1m_interval,),
+             applies=_v2_at_most_half),
+        Step("x/(1 - x) <= 2x for 0 <= x <= 1/2", Le(v2 / (1 - v2), 2 * v2),
+             "with x = v_2 in [0, 1/2]", certificates=(certs.ratio_le_twice_interval,), applies=_v2_at_most_half),
+        Step("2 v_2 <= 2 eps/eta", Le(2 * v2, 2 * loss_vec / eta), "the second fact, doubled"),
+        Step("eps bounds the loss vectors (the first fact): 2 max ||loss_ij|| / eta <= 2 ||grad|| / eta",
+             Le(2 * loss_vec / eta, 2 * grad / eta), "the first fact, divided by eta/2 > 0"),
     ),
 ))
