@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from theorems.engine.witness import subject_checksum
 from theorems.frontend.cli import app
+from theorems.frontend.report import REPORT_VERSION
 from theorems.papers.merad import PAPER as MERAD
 
 WITNESS_DIR = MERAD.witnesses
@@ -29,7 +31,7 @@ def test_audit_writes_both_reports_with_the_documented_shape(tmp_path: Path) -> 
                               "--out", str(out)])
     assert res.exit_code == 0, res.output
     data = json.loads((out / "report.json").read_text())
-    assert data["version"] == 1 and data["seed"] == 3
+    assert data["version"] == REPORT_VERSION and data["seed"] == 3
     assert [c["id"] for c in data["claims"]] == ["merad.coupon.variance", "merad.lse.nonneg"]
     for c in data["claims"]:
         assert REPORT_KEYS <= set(c)
@@ -57,6 +59,7 @@ def test_replay_of_a_witness_that_holds_exits_1(tmp_path: Path) -> None:
     data = json.loads((WITNESS_DIR / "merad.prop1.part1.json").read_text())
     data["subject"]["mixture"]["points"] = [[[10.0], [-10.0]], [[0.0]]]
     data["subject"]["mixture"]["weights"] = [[0.5, 0.5], [1.0]]
+    data["subject_sha256"] = subject_checksum(data["subject"])  # recorded on the edited subject
     path = tmp_path / "w.json"
     path.write_text(json.dumps(data))
     res = runner.invoke(app, ["replay", str(path)])
@@ -153,3 +156,39 @@ def test_listing_claims_does_not_import_torch() -> None:
             "print(r.exit_code, 'torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["0", "False"]
+
+
+UNDECIDED_PLUGIN = textwrap.dedent('''
+    from sympy import Le
+    from theorems import Assumption, Claim, Kind, Source, parts, register
+    from theorems.subjects import vectors as vec
+    from theorems.subjects.vectors import Vectors
+
+    never = Assumption("impossible", "no vector satisfies this", lambda s: False)
+    register(Claim(id="mine.never_met", kind=Kind.INEQUALITY, source=Source(file="x", numbering="y"),
+                   statement=parts(Le(vec.max_x, vec.lse_x)), assumptions=(never,), subjects=(Vectors(),)))
+''')
+
+
+def test_an_undecided_claim_passes_the_gate_unless_strict(tmp_path: Path) -> None:
+    (tmp_path / "undecided_claims.py").write_text(UNDECIDED_PLUGIN)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               CLCHECK_PLUGINS="undecided_claims")
+    base = [sys.executable, "-m", "theorems.frontend.cli", "audit", "--paper", "mine", "--budget", "5",
+            "--adversarial-starts", "0", "--jobs", "1", "--out", str(tmp_path / "out")]
+    proc = subprocess.run(base, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "undecided (untested or inconclusive): mine.never_met" in " ".join(proc.stdout.split())
+    claim = json.loads((tmp_path / "out" / "report.json").read_text())["claims"][0]
+    assert claim["verdict"] == "untested" and claim["undecided"] is True
+    strict = subprocess.run(base + ["--strict"], env=env, capture_output=True, text=True, timeout=600)
+    assert strict.returncode == 1, strict.stdout + strict.stderr
+    (tmp_path / "tests").mkdir()
+    pytest_cmd = [sys.executable, "-m", "pytest", "--claims", "-m", "theorems", "-k", "mine", "-q", "-rs",
+                  "-p", "no:cacheprovider", str(tmp_path / "tests")]
+    skipped = subprocess.run(pytest_cmd, env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert skipped.returncode == 0 and "1 skipped" in skipped.stdout, skipped.stdout
+    assert "undecided: untested" in skipped.stdout
+    failed = subprocess.run(pytest_cmd + ["--theorems-strict"], env=env, capture_output=True, text=True,
+                            timeout=600, cwd=tmp_path)
+    assert failed.returncode == 1 and "1 failed" in failed.stdout, failed.stdout

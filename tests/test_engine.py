@@ -41,6 +41,20 @@ def test_false_claim_is_refuted_with_a_shrunk_replayable_witness() -> None:
     assert float(result.worst_violation["parts"][0]["margin"]) >= float(result.witness["parts"][0]["margin"])
 
 
+def test_random_search_shrinks_with_hypothesis_without_a_flaky_replay() -> None:
+    from theorems.engine.probe import Tracker
+    from theorems.engine.search import random_search
+
+    claim = Claim("test.lse_le_max", Kind.INEQUALITY, SRC, parts(Le(vec.lse_x, vec.max_x)), subjects=(Vectors(),))
+    tracker = Tracker(claim)
+    random_search(claim, Vectors(), 60, 0, tracker)
+    assert tracker.search_notes == []  # hypothesis replayed its minimal example and agreed
+    assert len(tracker.violations) == 1 and tracker.hypothesis_minimal.violated
+    first = np.asarray(tracker.violations[0].subject.x)
+    minimal = np.asarray(tracker.hypothesis_minimal.subject.x)
+    assert minimal.size == 2 and np.abs(minimal).sum() <= np.abs(first).sum()
+
+
 def test_true_claim_is_consistent_with_slack_and_ratio() -> None:
     claim = Claim("test.max_bound", Kind.INEQUALITY, SRC,
                   parts(Le(vec.lse_x, vec.max_x + log(vec.n))), subjects=(Vectors(),))
@@ -59,7 +73,7 @@ def test_hypotheses_never_satisfied_is_untested_not_consistent() -> None:
                   assumptions=(never,), subjects=(Vectors(),))
     result = check_claim(claim, FAST, seed=0)
     assert result.verdict == Verdict.UNTESTED
-    assert not result.expected
+    assert result.gate() == "undecided" and result.gate(strict=True) == "fail"
     assert result.examples == 0
 
 
@@ -127,8 +141,9 @@ def test_same_seed_same_result_different_seed_explores_differently() -> None:
 
 @pytest.mark.parametrize("claim_id", ["merad.prop1.part1", "merad.coupon.variance"])
 def test_recorded_witnesses_still_refute(claim_id: str) -> None:
-    from theorems.engine.witness import recorded_witness
+    from theorems.engine.errors import WitnessError
     from theorems.engine.registry import get
+    from theorems.engine.witness import recorded_witness, subject_checksum
 
     claim = get(claim_id)
     data = recorded_witness(claim)
@@ -137,14 +152,18 @@ def test_recorded_witnesses_still_refute(claim_id: str) -> None:
 
 
 def test_tampered_witness_no_longer_refutes() -> None:
-    from theorems.engine.witness import recorded_witness
+    from theorems.engine.errors import WitnessError
     from theorems.engine.registry import get
+    from theorems.engine.witness import recorded_witness, subject_checksum
 
     claim = get("merad.prop1.part1")
     data = recorded_witness(claim)
     # a class with a wide support makes L_un large (a big Jensen gap): the printed bound then holds
     data["subject"]["mixture"]["points"] = [[[10.0], [-10.0]], [[0.0]]]
     data["subject"]["mixture"]["weights"] = [[0.5, 0.5], [1.0]]
+    with pytest.raises(WitnessError, match="was edited"):  # an edited subject is caught by its checksum
+        replay(data, claim)
+    data["subject_sha256"] = subject_checksum(data["subject"])  # a witness recorded on this subject
     assert not replay(data, claim).violated
 
 

@@ -33,7 +33,7 @@ from theorems.engine.search import adversarial_search, exhaustive_search, random
 from theorems.engine.shrink import shrink
 from theorems.engine.tolerance import is_violation
 from theorems.engine.informative import RANGE_RULE
-from theorems.engine.verdict import ClaimResult, Extremes, PartStatus, Verdict
+from theorems.engine.verdict import UNDECIDED, ClaimResult, Extremes, PartStatus, Verdict
 from theorems.engine.witness import recorded_witness, recorded_witness_path, replay, witness_json, write_witness
 
 
@@ -134,7 +134,8 @@ def _(claim: ExperimentClaim, result: ClaimResult, budget: Budget, ctx: RunConte
         result.reason = "out of regime: " + "; ".join(r.describe() for r in failed) + f". Measured: {result.reason}"
     elif claim.quantifier == "exists":
         if outcome.verdict == Verdict.CONSISTENT:
-            result.qualifiers.append("witness found" + (f": {outcome.witness}" if outcome.witness else ""))
+            label = outcome.witness.get("config", outcome.witness) if outcome.witness else None
+            result.qualifiers.append("witness found" + (f": {label}" if label else ""))
         elif outcome.verdict in (Verdict.REFUTED, Verdict.INCONCLUSIVE):
             # one search that found nothing cannot refute "there exists"
             result.verdict = Verdict.UNTESTED
@@ -310,6 +311,11 @@ def _judge_expected(claim: ClaimBase, result: ClaimResult, replayed: Probe | Non
     if result.verdict == Verdict.VACUOUS and getattr(claim, "vacuity", ()):
         result.expected = True
         result.expected_note = "recorded as vacuous: the repository holds a certificate that the bound cannot bind"
+        return
+    if result.verdict in UNDECIDED:
+        result.expected = True
+        result.expected_note = (f"undecided ({result.verdict.value}): reported with its reason; not a failure "
+                                "unless --strict")
         return
     result.expected = result.verdict in (Verdict.PROVED, Verdict.CONSISTENT)
     if not result.expected:

@@ -104,17 +104,33 @@ def markdown_table(rows: Iterable[Sequence[Any]], header: Sequence[str]) -> list
     return out
 
 
-def read_map(configurations: Sequence[dict[str, Any]]) -> Verdict:
-    """The verdict a verdict map reads: over the configurations inside the regime, consistent if
-    all are, refuted if all are, inconclusive if they disagree; untested if none is in the regime."""
+def read_map(configurations: Sequence[dict[str, Any]], quantifier: str = "settings") -> Verdict:
+    """The verdict a verdict map reads over the configurations inside the regime (untested if none is).
+
+    ``quantifier`` says what the map ranges over. "settings": free settings the checker chose where
+    the source is silent; consistent if all are, refuted if all are, inconclusive if they disagree.
+    "forall": models the statement quantifies over universally; one refuted configuration refutes,
+    consistent only if all are. "exists": models the statement says some of satisfies; one consistent
+    configuration is a witness, refuted only if all are."""
+    if quantifier not in ("settings", "forall", "exists"):
+        raise ValueError(f"read_map: quantifier={quantifier!r} must be 'settings', 'forall' or 'exists'")
     inside = [row["verdict"] for row in configurations if row.get("in_regime", True)]
     if not inside:
         return Verdict.UNTESTED
-    if all(v == Verdict.CONSISTENT for v in inside):
+    if all(v == Verdict.CONSISTENT for v in inside) or (quantifier == "exists" and Verdict.CONSISTENT in inside):
         return Verdict.CONSISTENT
-    if all(v == Verdict.REFUTED for v in inside):
+    if all(v == Verdict.REFUTED for v in inside) or (quantifier == "forall" and Verdict.REFUTED in inside):
         return Verdict.REFUTED
     return Verdict.INCONCLUSIVE
+
+
+def map_witness(configurations: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The first configuration inside the regime that is consistent: the witness of an existence map."""
+    for row in configurations:
+        if row.get("in_regime", True) and row["verdict"] == Verdict.CONSISTENT:
+            return {k: v for k, v in row.items()
+                    if isinstance(v, (str, int, float)) and k not in ("verdict", "in_regime")}
+    return None
 
 
 MAP_COLOURS = {"consistent": "#2e9d3a", "refuted": "#d7301f", "inconclusive": "#f0b400", "untested": "#bdbdbd",

@@ -53,13 +53,9 @@ def random_search(claim: StatementClaim, family: SubjectFamily, examples: int, s
             reject()
         p = tracker.probe(family, subject)
         target(max(v.normalized_margin for v in p.best))
-        if state["shrinking"]:
-            if p.violated:
-                tracker.hypothesis_minimal = p
-                raise _Violation
-            return
-        tracker.record(p)
-        if p.violated:
+        if not state["shrinking"]:
+            tracker.record(p)
+        if p.violated:  # one raise site: hypothesis tells failures apart by where they are raised
             state["shrinking"] = True
             tracker.hypothesis_minimal = p
             raise _Violation

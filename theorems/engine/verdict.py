@@ -18,6 +18,11 @@ A verdict is never a bare bool:
 * ``error``: the check itself failed (a quantity raised, a certificate crashed, the claim's time
   limit passed); the reason names the exception and where it happened. Other claims are unaffected.
 
+The gate (audit exit code, pytest): a claim fails when its verdict is refuted, vacuous or error
+and the repository does not record it (a witness that still refutes, a vacuity certificate), or
+when it is proved/consistent against a recorded refutation. ``untested`` and ``inconclusive`` are
+*undecided*: reported with their reason, a pytest skip, and a failure only under ``--strict``.
+
 A subject is *informative* for a part when the check could fail on it: not both sides equal by
 construction (a part's declared ``informative`` predicate), and, for an inequality, the bound
 strictly inside the trivial range of the quantity it bounds.
@@ -42,6 +47,9 @@ class Verdict(str, enum.Enum):
 
     def __bool__(self) -> bool:  # like sympy relations: no silent truthiness
         raise TypeError("a Verdict is not a bool: compare it with Verdict.<NAME>")
+
+
+UNDECIDED = frozenset({Verdict.UNTESTED, Verdict.INCONCLUSIVE})  # neither holds nor fails: see the gate above
 
 
 class PartStatus(str, enum.Enum):
@@ -138,8 +146,20 @@ class ClaimResult:
     seconds: float = 0.0
     seed: int = 0
 
+    @property
+    def undecided(self) -> bool:
+        """Neither evidence for nor against the claim (untested, inconclusive)."""
+        return self.verdict in UNDECIDED
+
+    def gate(self, strict: bool = False) -> str:
+        """"fail", "undecided" or "pass": how the audit and pytest treat this result."""
+        if not self.expected or (strict and self.undecided):
+            return "fail"
+        return "undecided" if self.undecided else "pass"
+
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
+        d["undecided"] = self.undecided
         d["verdict"] = self.verdict.value
         d["part_status"] = {k: PartStatus(v).value for k, v in self.part_status.items()}
         return d

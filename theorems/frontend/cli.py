@@ -13,7 +13,7 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterator, List, Optional
+from typing import Any, Callable, Iterable, Iterator, List, Optional
 
 import typer
 from rich.console import Console
@@ -109,6 +109,7 @@ def audit(
     jobs: Optional[int] = typer.Option(None, "--jobs", min=1, help="parallel processes (default: all cores)"),
     executor: str = typer.Option("local", "--executor", help="local (processes on this machine) or ray"),
     address: Optional[str] = typer.Option(None, "--address", help="Ray cluster address (with --executor ray)"),
+    strict: bool = typer.Option(False, "--strict", help="exit 1 on undecided verdicts (untested, inconclusive) too"),
 ) -> None:
     """Check every selected claim; write report.md, report.json and witnesses/; exit 1 on any unexpected verdict.
 
@@ -151,9 +152,18 @@ def audit(
         console.print(f"[bold yellow]interrupted: the reports are partial ({len(results)} of {len(claims)} "
                       "claims checked)[/bold yellow]")
         raise typer.Exit(interrupted)
-    unexpected = [r.id for r in results if not r.expected]
-    if unexpected:
-        console.print(f"[bold red]unexpected verdicts: {', '.join(unexpected)}[/bold red]")
+    _exit_on_gate(results, strict)
+
+
+def _exit_on_gate(results: Iterable[Any], strict: bool) -> None:
+    """Name the undecided claims; exit 1 if any claim fails the gate (see theorems.engine.verdict)."""
+    results = list(results)
+    undecided = [r.id for r in results if r.gate() == "undecided"]
+    if undecided:
+        console.print(f"[bold yellow]undecided (untested or inconclusive): {', '.join(undecided)}[/bold yellow]")
+    failed = [r.id for r in results if r.gate(strict) == "fail"]
+    if failed:
+        console.print(f"[bold red]unexpected verdicts: {', '.join(failed)}[/bold red]")
         raise typer.Exit(1)
 
 
@@ -180,6 +190,9 @@ def _terminate_as_interrupt() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
+_GATE_TEXT = {"pass": "yes", "undecided": "[yellow]undecided[/yellow]", "fail": "[red]NO[/red]"}
+
+
 def _print_table(results: list, seed: int) -> None:
     from theorems.frontend.report import evidence, fmt, verdict_text
 
@@ -192,7 +205,7 @@ def _print_table(results: list, seed: int) -> None:
         table.add_row(r.id, r.kind, f"[{VERDICT_STYLE.get(v, '')}]{verdict_text(r)}[/]",
                       f"{r.examples}+{r.adversarial_examples}", str(r.nontrivial_examples),
                       fmt(r.informative_min_slack), fmt(r.informative_worst_ratio),
-                      evidence(r)[:80], "yes" if r.expected else "[red]NO[/red]")
+                      evidence(r)[:80], _GATE_TEXT[r.gate()])
     console.print(table)
 
 
@@ -290,10 +303,7 @@ def proofs(
                       f"step {broken['index']}" if broken else "-")
     console.print(table)
     console.print(f"report: {out / 'proofs.md'}; {out / 'proofs.json'}; graph: {graph}")
-    unexpected = [r.id for r in results.values() if not r.expected]
-    if unexpected:
-        console.print(f"[bold red]unexpected verdicts: {', '.join(unexpected)}[/bold red]")
-        raise typer.Exit(1)
+    _exit_on_gate(results.values(), strict=False)
 
 
 @app.command("list")

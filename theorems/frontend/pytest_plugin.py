@@ -9,8 +9,9 @@ included.
 
 A claim's test passes when its verdict is the one the repository expects: ``proved`` or
 ``consistent`` for a claim with no recorded refutation, and ``refuted`` -- with the recorded
-witness still refuting on replay -- for a claim recorded as refuted. Anything else fails and
-prints the evidence.
+witness still refuting on replay -- for a claim recorded as refuted. An undecided verdict
+(untested, inconclusive) is a skip that names the verdict and its reason, or a failure under
+``--theorems-strict``. Anything else fails and prints the evidence.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="seed of the claim search (printed in the header; replays a failure)")
     group.addoption("--theorems-profile", choices=sorted(PROFILES), default="quick",
                     help="search depth per claim: quick (default), audit or deep")
+    group.addoption("--theorems-strict", action="store_true", default=False,
+                    help="fail undecided claims (untested, inconclusive) instead of skipping them")
     parser.addini("clcheck_collect_claims", "collect registered clcheck claims as tests", type="bool",
                   default=False)
 
@@ -83,8 +86,11 @@ class ClaimItem(pytest.Item):
         budget = profile(self.config.getoption("--theorems-profile"))
         result = check_claim(get(self.claim_id), budget, seed=self.config.getoption("--theorems-seed"))
         self.user_properties.append(("verdict", result.verdict.value))
-        if not result.expected:
+        gate = result.gate(strict=self.config.getoption("--theorems-strict"))
+        if gate == "fail":
             raise ClaimFailure(result.to_json())
+        if gate == "undecided":
+            pytest.skip(f"claim {self.claim_id} undecided: {result.verdict.value}: {result.reason[:300]}")
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ClaimFailure):

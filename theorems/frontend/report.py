@@ -87,7 +87,7 @@ def markdown(results: list[ClaimResult], seed: int, budget: dict[str, Any], miss
         lines.append(
             f"| `{r.id}` | {r.source} | {r.kind} | **{verdict_text(r)}** | {examples} | {r.nontrivial_examples} | "
             f"{fmt(r.informative_min_slack)} | {fmt(r.informative_worst_ratio)} | {evidence(r)} | "
-            f"{'yes' if r.expected else 'NO'} |"
+            f"{ {'pass': 'yes', 'undecided': 'undecided', 'fail': 'NO'}[r.gate()]} |"
         )
     lines += ["", "## Details", ""]
     for r in results:
