@@ -1,6 +1,7 @@
 """Benchmark p_cc (Merad et al. Lemma 2 (8)) against naive inclusion-exclusion and Monte Carlo.
 
 Run: ``python benchmarks/bench_coupon.py [--seed S]`` (about a minute).
+``benchmarks/run.py`` runs it too and turns its rows into named figures.
 
 For each (N_C, N) and rho (uniform, and Zipf rho_c ~ 1/c) it times
 * ``p_cc`` (exponential tilting, float64),
@@ -70,28 +71,25 @@ def fmt_t(t: float | None) -> str:
     return f"{t * 1e3:.3g} ms"
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seed", type=int, default=20240601)
-    args = ap.parse_args()
-    rng = np.random.default_rng(args.seed)
-    print(f"seed = {args.seed}")
-    print(f"numpy {np.__version__}, mpmath {mpmath.__version__}")
-
-    cases: list[tuple[str, int, int, np.ndarray]] = []
+def cases() -> list[tuple[str, int, int, np.ndarray]]:
+    out: list[tuple[str, int, int, np.ndarray]] = []
     for n, N in [(10, 100), (100, 2000), (1000, 100_000)]:
-        cases.append(("uniform", n, N, np.full(n, 1.0 / n)))
+        out.append(("uniform", n, N, np.full(n, 1.0 / n)))
         z = 1.0 / np.arange(1, n + 1)
-        cases.append(("zipf", n, N, z / z.sum()))
+        out.append(("zipf", n, N, z / z.sum()))
     # extra rows (not in the brief's grid): N closer to N_C, where naive inclusion-exclusion
     # cancels catastrophically (p is small, the alternating terms are not)
-    cases.append(("uniform*", 100, 150, np.full(100, 0.01)))
-    cases.append(("uniform*", 1000, 3000, np.full(1000, 0.001)))
-    cases.append(("uniform*", 1000, 7485, np.full(1000, 0.001)))
+    out.append(("uniform*", 100, 150, np.full(100, 0.01)))
+    out.append(("uniform*", 1000, 3000, np.full(1000, 0.001)))
+    out.append(("uniform*", 1000, 7485, np.full(1000, 0.001)))
+    return out
 
+
+def measure(seed: int) -> list[dict]:
+    """One row per case: times of p_cc, naive inclusion-exclusion, p_cc_mp and (extrapolated) Monte Carlo."""
+    rng = np.random.default_rng(seed)
     rows = []
-    t_start = time.perf_counter()
-    for label, n, N, rho in cases:
+    for label, n, N, rho in cases():
         t_pcc, info = best_time(lambda: cc.p_cc_info(rho, N))
         p = info.p
         # mp reference
@@ -129,6 +127,9 @@ def main() -> None:
         hw = Z95 * math.sqrt(max(p_hat * (1 - p_hat), 0.0) / batch)
         rows.append(
             dict(
+                label=label.rstrip("*"),
+                n=n,
+                N=N,
                 case=f"{label:8s} {n:5d} {N:7d}",
                 p=p,
                 q=q,
@@ -146,6 +147,17 @@ def main() -> None:
                 dropped=info.dropped_rel,
             )
         )
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=20240601)
+    args = ap.parse_args()
+    print(f"seed = {args.seed}")
+    print(f"numpy {np.__version__}, mpmath {mpmath.__version__}")
+    t_start = time.perf_counter()
+    rows = measure(args.seed)
 
     def ratio(t: float | None, base: float) -> str:
         return "n/a" if t is None else f"{t / base:.3g}x"

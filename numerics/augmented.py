@@ -17,7 +17,7 @@ rationals from the concrete setting.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -37,6 +37,9 @@ class AugmentedSetting:
     inputs: np.ndarray  # (n, a, m) augmented inputs (A(x), x itself first)
     feats: np.ndarray  # (n, a, d) f(x') for every augmented input
     n_classes: int
+    # results of the combinatorial functions below (nearest-centre sets, cliques, distances), which
+    # depend only on the arrays: the arrays are read-only copies, so an entry can never go stale
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def create(cls, labels: Any, mass: Any, inputs: Any, feats: Any, n_classes: int | None = None
@@ -65,7 +68,19 @@ class AugmentedSetting:
                                   f"got {inputs.shape}")
         if not (np.all(np.isfinite(feats)) and np.all(np.isfinite(inputs))):
             raise AssumptionError("inputs and encoder values must be finite")
-        return cls(labels, mass / mass.sum(), inputs, feats, K)
+        arrays = [np.array(a) for a in (labels, mass / mass.sum(), inputs, feats)]
+        for a in arrays:
+            a.setflags(write=False)
+        return cls(*arrays, K)
+
+    def memo(self, key: Any, compute: Any) -> Any:
+        """``compute()`` once per setting and key."""
+        if key not in self._memo:
+            value = compute()
+            if isinstance(value, np.ndarray):
+                value.setflags(write=False)
+            self._memo[key] = value
+        return self._memo[key]
 
     @property
     def n(self) -> int:
@@ -100,6 +115,12 @@ class AugmentedSetting:
                 f"f={np.round(self.feats, 4).tolist()}")
 
 
+def writable(a: np.ndarray) -> np.ndarray:
+    """A writable array with the values of ``a`` (a copy when ``a`` is one of a setting's read-only
+    arrays): torch warns about tensors over read-only memory."""
+    return a if a.flags.writeable else np.array(a)
+
+
 # -- backend arrays --------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class AugArrays:
@@ -110,11 +131,19 @@ class AugArrays:
     w: Any
     onehot: Any
     labels: np.ndarray
+    # shared intermediate results (centres, scores, ...) of one evaluation: every quantity of a subject
+    # is computed from the same arrays, so in torch the graph holds each intermediate once
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def once(self, key: str, compute: Any) -> Any:
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     @classmethod
     def from_setting(cls, s: AugmentedSetting, xp: Backend, feats: Any = None) -> "AugArrays":
-        F = xp.asarray(s.feats) if feats is None else feats
-        w = xp.asarray(s.mass)
+        F = xp.asarray(writable(s.feats)) if feats is None else feats
+        w = xp.asarray(writable(s.mass))
         w = w / xp.sum(w)
         onehot = xp.asarray((s.labels[:, None] == np.arange(s.n_classes)[None, :]).astype(float))
         return cls(xp, F, w, onehot, s.labels)
@@ -137,24 +166,27 @@ class AugArrays:
 
 def class_weights(arr: AugArrays) -> Any:
     """p_k = P[C_k] (K,)."""
-    return arr.onehot.T @ arr.w
+    return arr.once("p", lambda: arr.onehot.T @ arr.w)
 
 
 def sample_means(arr: AugArrays) -> Any:
     """m_x = E_{x' in A(x)} f(x') (n, d)."""
-    return arr.xp.sum(arr.F, axis=1) / arr.a
+    return arr.once("m", lambda: arr.xp.sum(arr.F, axis=1) / arr.a)
 
 
 def centres(arr: AugArrays) -> Any:
     """mu_k = E_{x in C_k} E_{x' in A(x)} f(x') (K, d)."""
-    p = class_weights(arr)
-    return ((arr.onehot * arr.w[:, None]).T @ sample_means(arr)) / p[:, None]
+    return arr.once("mu", lambda: ((arr.onehot * arr.w[:, None]).T @ sample_means(arr)) / class_weights(arr)[:, None])
 
 
 def cross_correlation(arr: AugArrays) -> Any:
     """C = E_x E_{x1, x2 in A(x)} f(x1) f(x2)^T, x1, x2 independent uniform in A(x) (d, d).
 
     Written as the average over all a^2 ordered pairs (not via the sample means)."""
+    return arr.once("C", lambda: _cross_correlation(arr))
+
+
+def _cross_correlation(arr: AugArrays) -> Any:
     F = arr.F
     outer = F[:, :, None, :, None] * F[:, None, :, None, :]  # (n, a, a, d, d)
     per_x = arr.xp.sum(arr.xp.sum(outer, axis=1), axis=1) / (arr.a * arr.a)  # (n, d, d)
@@ -194,6 +226,10 @@ def pair_terms(arr: AugArrays) -> tuple[Any, Any, Any]:
 # -- alignment, InfoNCE, cross-correlation, simple contrastive ------------------------------------
 def align_loss(arr: AugArrays) -> Any:
     """L_align = L_positive = E_x E_{x1, x2 in A(x)} ||f(x1) - f(x2)||^2 (all a^2 ordered pairs)."""
+    return arr.once("align", lambda: _align_loss(arr))
+
+
+def _align_loss(arr: AugArrays) -> Any:
     diff = arr.F[:, :, None, :] - arr.F[:, None, :, :]  # (n, a, a, d)
     sq = arr.xp.sum(diff * diff, axis=3)  # (n, a, a)
     per_x = arr.xp.sum(arr.xp.sum(sq, axis=2), axis=1) / (arr.a * arr.a)
@@ -202,6 +238,10 @@ def align_loss(arr: AugArrays) -> Any:
 
 def _pos_neg_scores(arr: AugArrays) -> tuple[Any, Any]:
     """s_pos[x, i, j] = f(x_i)^T f(x_j); s_neg[x, i, x', l] = f(x_i)^T f(x'_l)."""
+    return arr.once("scores", lambda: _scores(arr))
+
+
+def _scores(arr: AugArrays) -> tuple[Any, Any]:
     F = arr.F
     s_pos = arr.xp.sum(F[:, :, None, :] * F[:, None, :, :], axis=3)  # (n, a, a)
     s_neg = arr.xp.sum(F[:, :, None, None, :] * F[None, None, :, :, :], axis=4)  # (n, a, n, a)
@@ -210,6 +250,10 @@ def _pos_neg_scores(arr: AugArrays) -> tuple[Any, Any]:
 
 def _infonce_weights(arr: AugArrays) -> Any:
     """P(x) P(x') / a^3 on the (x, i, j, x', l) grid."""
+    return arr.once("nce_w", lambda: _nce_weights(arr))
+
+
+def _nce_weights(arr: AugArrays) -> Any:
     w = arr.w
     return (w[:, None, None, None, None] * w[None, None, None, :, None]) / (arr.a ** 3)
 
@@ -228,6 +272,10 @@ def infonce_l1(arr: AugArrays) -> Any:
 
 def infonce_l2(arr: AugArrays) -> Any:
     """L_2 = E log(e^{s12} + e^{s1-}) = E [max + log1p(e^{-|s12 - s1-|})] (no overflow)."""
+    return arr.once("l2", lambda: _infonce_l2(arr))
+
+
+def _infonce_l2(arr: AugArrays) -> Any:
     s_pos, s_neg = _pos_neg_scores(arr)
     sp = s_pos[:, :, :, None, None]
     sn = s_neg[:, :, None, :, :]
@@ -295,8 +343,38 @@ def exact_centres(s: AugmentedSetting) -> list[list[Fraction]]:
 def nearest_centre_sets(s: AugmentedSetting, points: np.ndarray) -> list[tuple[frozenset[int], frozenset[int]]]:
     """For each point z: (argmin_k ||z - mu_k||, argmax_k (W z + b)_k), W_k = mu_k, b_k = -||mu_k||^2/2.
 
-    Both as full sets (ties explicit), in exact rational arithmetic."""
-    mus = exact_centres(s)
+    Both as full sets (ties explicit), exact: a point is decided in float64 only when, for both sets,
+    one class beats every other by more than GAP * (1 + ||z||^2 + max_k ||mu_k||^2) -- several orders of
+    magnitude above the float64 rounding error of these sums and of the centres (about
+    (n |A| + d) 2^-53 relative); every other point is decided in exact rational arithmetic."""
+    pts = np.asarray(points, dtype=float).reshape(-1, s.d)
+    mu = float_centres(s)
+    D = np.sum((pts[:, None, :] - mu[None, :, :]) ** 2, axis=2)
+    S = pts @ mu.T - np.sum(mu * mu, axis=1)[None, :] / 2
+    tol = GAP * (1 + np.sum(pts * pts, axis=1) + float(np.max(np.sum(mu * mu, axis=1))))
+    out: list[tuple[frozenset[int], frozenset[int]] | None] = []
+    undecided = []
+    for i in range(pts.shape[0]):
+        near = np.flatnonzero(D[i] <= D[i].min() + tol[i])
+        best = np.flatnonzero(S[i] >= S[i].max() - tol[i])
+        if near.size == 1 and best.size == 1:
+            out.append((frozenset({int(near[0])}), frozenset({int(best[0])})))
+        else:
+            out.append(None)
+            undecided.append(i)
+    if undecided:
+        exact = _exact_nearest_sets(s, pts[undecided])
+        for i, sets in zip(undecided, exact):
+            out[i] = sets
+    return out  # type: ignore[return-value]
+
+
+GAP = 1e-9
+
+
+def _exact_nearest_sets(s: AugmentedSetting, points: np.ndarray) -> list[tuple[frozenset[int], frozenset[int]]]:
+    """The two sets of :func:`nearest_centre_sets` in exact rational arithmetic."""
+    mus = s.memo("exact_centres", lambda: exact_centres(s))
     out = []
     for z in np.asarray(points, dtype=float).reshape(-1, s.d):
         zf = _fractions(z)
@@ -310,7 +388,7 @@ def nearest_centre_sets(s: AugmentedSetting, points: np.ndarray) -> list[tuple[f
 
 def nn_classifier_report(s: AugmentedSetting) -> dict[str, int]:
     """Over every augmented point: how many argmin/argmax sets differ, and how many are ties."""
-    sets = nearest_centre_sets(s, s.feats.reshape(-1, s.d))
+    sets = s.memo("nn_all", lambda: nearest_centre_sets(s, s.feats.reshape(-1, s.d)))
     return {"mismatch": sum(a != b for a, b in sets), "ties": sum(len(a) > 1 for a, _ in sets),
             "points": len(sets)}
 
@@ -330,12 +408,16 @@ def nn_score_gap(arr: AugArrays) -> Any:
 
 def nn_predict(s: AugmentedSetting) -> list[frozenset[int]]:
     """G_f(x) for each sample: the argmin set at f(x) (x = its first augmentation)."""
-    return [a for a, _ in nearest_centre_sets(s, s.feats[:, 0, :])]
+    return s.memo("nn_predict", lambda: [a for a, _ in nearest_centre_sets(s, s.feats[:, 0, :])])
 
 
 # -- alignment sets, augmentation distance, (sigma, delta) ----------------------------------------
 def alignment_diameters(s: AugmentedSetting) -> np.ndarray:
     """max_{x1, x2 in A(x)} ||f(x1) - f(x2)|| per sample (n,)."""
+    return s.memo("diameters", lambda: _alignment_diameters(s))
+
+
+def _alignment_diameters(s: AugmentedSetting) -> np.ndarray:
     diff = s.feats[:, :, None, :] - s.feats[:, None, :, :]
     return np.sqrt(np.max(np.sum(diff * diff, axis=3), axis=(1, 2)))
 
@@ -354,6 +436,10 @@ def r_eps(s: AugmentedSetting, eps: float) -> float:
 
 def augmentation_distance(s: AugmentedSetting) -> np.ndarray:
     """d_A(x1, x2) = min over x1' in A(x1), x2' in A(x2) of ||x1' - x2'|| (n, n)."""
+    return s.memo("d_A", lambda: _augmentation_distance(s))
+
+
+def _augmentation_distance(s: AugmentedSetting) -> np.ndarray:
     X = s.inputs
     diff = X[:, None, :, None, :] - X[None, :, None, :, :]  # (n, n, a, a, m)
     return np.sqrt(np.min(np.sum(diff * diff, axis=4), axis=(2, 3)))
@@ -366,6 +452,11 @@ def main_parts(s: AugmentedSetting, delta: float, exact_limit: int = 10) -> list
     larger ones: networkx.max_weight_clique with integer weights (masses scaled by 1e9)."""
     if not delta >= 0:
         raise AssumptionError(f"delta = {delta}: the (sigma, delta) definition needs delta >= 0")
+    return [list(c) for c in s.memo(("main_parts", float(delta), exact_limit),
+                                    lambda: _main_parts(s, delta, exact_limit))]
+
+
+def _main_parts(s: AugmentedSetting, delta: float, exact_limit: int) -> list[list[int]]:
     dist = augmentation_distance(s)
     out = []
     for k in range(s.n_classes):
@@ -411,18 +502,108 @@ def lipschitz(s: AugmentedSetting, linear: np.ndarray | None = None) -> tuple[fl
     """(L, exact): the operator norm of a linear f (exact), else the max ratio
     ||f(u) - f(v)|| / ||u - v|| over pairs of augmented inputs -- exact for f restricted to the data
     (and for an extension to R^m by Kirszbraun), a lower bound for the original f. Equal inputs with
-    different outputs give L = inf."""
+    different outputs give L = inf. (Vectorized over all pairs: the same ratios as a loop.)"""
     if linear is not None:
         return float(np.linalg.norm(np.asarray(linear, dtype=float), 2)), True
+    return s.memo("lipschitz", lambda: _lipschitz_on_data(s))
+
+
+def _lipschitz_on_data(s: AugmentedSetting) -> tuple[float, bool]:
     X = s.inputs.reshape(-1, s.inputs.shape[2])
     Y = s.feats.reshape(-1, s.d)
-    best = 0.0
-    for i, j in itertools.combinations(range(X.shape[0]), 2):
-        dx = float(np.linalg.norm(X[i] - X[j]))
-        dy = float(np.linalg.norm(Y[i] - Y[j]))
-        if dx == 0:
-            if dy > 0:
-                return float("inf"), False
-            continue
-        best = max(best, dy / dx)
-    return best, False
+    iu = np.triu_indices(X.shape[0], k=1)
+    if iu[0].size == 0:
+        return 0.0, False
+    dx = np.sqrt(np.sum((X[:, None, :] - X[None, :, :]) ** 2, axis=2))[iu]
+    dy = np.sqrt(np.sum((Y[:, None, :] - Y[None, :, :]) ** 2, axis=2))[iu]
+    if np.any((dx == 0) & (dy > 0)):
+        return float("inf"), False
+    keep = dx > 0
+    return (float(np.max(dy[keep] / dx[keep])) if np.any(keep) else 0.0), False
+
+
+# -- Theorem 2: the divergence condition and the main parts inside S_eps ---------------------------
+@dataclass(frozen=True)
+class DivergenceTerms:
+    """Every term of Theorem 2's divergence condition on one subject, as printed.
+
+    rho_max = 2(1 - sigma) + R_eps / min_l p_l + sigma (L delta / r + 2 eps / r) (the slides'
+    min_l rho_l read as min_l p_l), Delta_mu = 1 - min_k ||mu_k||^2 / r^2, threshold =
+    r^2 (1 - rho_max - sqrt(2 rho_max) - Delta_mu / 2); the condition is mu_l^T mu_k < threshold
+    for every l != k (``slack`` = threshold - max_{l != k} mu_l^T mu_k, > 0 when it holds).
+
+    ``holds`` is the printed strict inequality evaluated in float64; ``holds_robustly`` asks for a slack
+    above ``CONDITION_MARGIN r^2``. The theorem assumes ||f|| = r exactly, which float64 encoder values
+    meet only to about 1e-16 relative (the subjects are checked to 1e-9), and the condition is not robust
+    to it: if every value has norm r(1 - eta), every class collapsed to one point satisfies it
+    (Delta_mu = 2 eta - eta^2 puts the threshold at r^2 (1 - eta + eta^2/2) above mu^T mu = r^2 (1 - eta)^2)
+    while G_f ties everywhere (Err = 1). A subject counts as meeting the hypothesis only when the
+    condition holds beyond what such norm errors can move its two sides."""
+
+    r: float
+    sigma: float
+    main: list[list[int]]
+    R: float
+    L: float
+    rho: float
+    delta_mu: float
+    threshold: float
+    max_dot: float
+
+    @property
+    def slack(self) -> float:
+        return self.threshold - self.max_dot
+
+    @property
+    def holds(self) -> bool:
+        return bool(np.isfinite(self.L) and self.max_dot < self.threshold)
+
+    @property
+    def holds_robustly(self) -> bool:
+        return bool(np.isfinite(self.L) and self.slack > CONDITION_MARGIN * self.r ** 2)
+
+
+CONDITION_MARGIN = 1e-6  # relative to r^2: a norm error of 1e-9 r moves mu^T mu and the threshold by ~1e-9 r^2
+
+
+def divergence_terms(s: AugmentedSetting, r: float, delta: float, eps: float) -> DivergenceTerms:
+    """The terms of Theorem 2's condition (float64; L = :func:`lipschitz` on the data)."""
+    L, _ = lipschitz(s)
+    sig, main = sigma_of(s, delta)
+    R = r_eps(s, eps)
+    rho = 2 * (1 - sig) + R / float(np.min(s.class_mass)) + sig * (L * delta / r + 2 * eps / r)
+    mu = float_centres(s)
+    delta_mu = 1 - float(np.min(np.sum(mu ** 2, axis=1))) / r ** 2
+    with np.errstate(invalid="ignore"):
+        threshold = r ** 2 * (1 - rho - np.sqrt(2 * rho) - delta_mu / 2)
+    K = s.n_classes
+    dots = mu @ mu.T
+    off = [float(dots[l, k]) for k in range(K) for l in range(K) if k != l]
+    return DivergenceTerms(float(r), sig, main, R, L, float(rho), float(delta_mu), float(threshold),
+                           max(off) if off else -np.inf)
+
+
+def float_centres(s: AugmentedSetting) -> np.ndarray:
+    """mu_k in float64 (K, d)."""
+    w = s.mass / s.mass.sum()
+    onehot = (s.labels[:, None] == np.arange(s.n_classes)[None, :]).astype(float)
+    p = onehot.T @ w
+    return ((onehot * w[:, None]).T @ np.mean(s.feats, axis=1)) / p[:, None]
+
+
+def main_good_misclassified(s: AugmentedSetting, delta: float, eps: float) -> tuple[float, int, int]:
+    """(mass, count, size) for the samples of (C^0_1 u ... u C^0_K) n S_eps: the mass and number of
+    those G_f misclassifies (a tie is a mistake), and how many samples the set holds."""
+    _, main = sigma_of(s, delta)
+    good = good_alignment(s, eps)
+    pred = nn_predict(s)
+    mass, count, size = 0.0, 0, 0
+    for part in main:
+        for x in part:
+            if not good[x]:
+                continue
+            size += 1
+            if pred[x] != frozenset({int(s.labels[x])}):
+                mass += float(s.mass[x])
+                count += 1
+    return mass, count, size

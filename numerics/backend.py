@@ -7,7 +7,10 @@ its high-level functions once against a context:
 * :data:`FLOAT` -- numpy float64, vectorized: the fast screening pass;
 * :func:`mp_backend` -- numpy object arrays of ``mpmath.mpf`` at a chosen precision: the
   confirmation pass that decides a refutation;
-* :func:`torch_backend` -- torch float64 tensors, differentiable: the adversarial search.
+* :func:`torch_backend` -- torch float64 tensors, differentiable: the adversarial search;
+* :func:`arb_backend` -- numpy object arrays of python-flint ``arb`` balls at a chosen precision
+  (in bits): rigorous, every value is a ball that contains the exact value (see
+  :class:`ArbBackend`), so a margin whose ball excludes 0 has a certain sign.
 
 Because the float, high-precision and differentiable twins share one formula they cannot
 drift apart. Every function also accepts plain Python numbers (``xp.log(2)`` is log 2 in the
@@ -27,6 +30,9 @@ from typing import Any, Sequence
 
 import mpmath
 import numpy as np
+from flint import arb, fmpz
+
+from numerics.arb import NEG_INF, abs_ball, from_value, workprec
 
 Array = Any
 
@@ -330,6 +336,197 @@ class MpBackend(Backend):
         return np.swapaxes(x, -1, -2)
 
 
+class ArbBackend(Backend):
+    """numpy object arrays of python-flint ``arb`` balls at ``prec`` bits: rigorous enclosures.
+
+    Every value is a ball ``[m +/- r]`` that contains the exact value of the formula (FLINT/Arb's
+    containment guarantee: each operation's result contains the exact result for every point of
+    its input balls; midpoint rounding goes into the radius).  Inputs convert exactly: a float is
+    its binary value, an int or a Fraction a point ball when it fits ``prec`` bits (a ball
+    containing it otherwise), an mpmath number likewise.
+
+    Operations that choose between values are written so that the result still encloses the
+    exact one when balls overlap: ``maximum``/``max`` use arb's ``max`` (a ball containing
+    ``max(x, y)`` for every ``x``, ``y`` in the balls), never a comparison that would pick one
+    ball; ``logsumexp`` shifts by the *midpoint* of the max ball (``LSE(x) = m + log sum
+    exp(x - m)`` holds for every real ``m``, so any exact shift is correct; the midpoint keeps
+    ``exp`` in range).  ``abs`` of a ball around 0 has a lower end >= 0.  ``log`` of exactly 0
+    is ``-inf``; ``log``/``sqrt`` of a ball reaching below their domain is NaN (no enclosure).
+
+    Elementwise functions set the precision themselves; plain ``+ - * /`` on balls use
+    python-flint's global precision, which :meth:`precision` sets for a block (as for mpmath).
+    Python comparisons of balls (``a < b``) are True only when certain.
+    """
+
+    name = "arb"
+
+    def __init__(self, prec: int = 200) -> None:
+        if int(prec) < 53:
+            raise ValueError(f"arb backend precision {prec} < 53 bits: floats would not convert exactly")
+        self.prec = int(prec)
+
+    def __repr__(self) -> str:
+        return f"ArbBackend(prec={self.prec})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ArbBackend) and other.prec == self.prec
+
+    def __hash__(self) -> int:
+        return hash(("arb", self.prec))
+
+    # -- conversion --------------------------------------------------------------------
+    def _one(self, v: Any) -> Any:
+        return from_value(v)
+
+    def _map(self, fn: Any, *xs: Array) -> Array:
+        with workprec(self.prec):
+            if any(isinstance(x, np.ndarray) for x in xs):
+                arrays = np.broadcast_arrays(*[np.asarray(x, dtype=object) for x in xs])
+                out = np.empty(arrays[0].shape, dtype=object)
+                flat_out = out.reshape(-1)
+                for i, vals in enumerate(zip(*[a.reshape(-1) for a in arrays])):
+                    flat_out[i] = fn(*[self._one(v) for v in vals])
+                return out
+            return fn(*[self._one(v) for v in xs])
+
+    def asarray(self, x: Any) -> Array:
+        with workprec(self.prec):
+            if isinstance(x, np.ndarray) and x.dtype == object:
+                return self._map(lambda v: v, x)
+            arr = np.asarray(x)
+            if arr.ndim == 0:
+                return self._one(arr.item())
+            return self._map(lambda v: v, arr.astype(object))
+
+    def to_float(self, x: Any) -> float:
+        """The midpoint as the nearest float (for display and screening, not for decisions)."""
+        if isinstance(x, np.ndarray):
+            x = x.item()
+        return float(self._one(x).mid()) if not isinstance(x, (int, float)) else float(x)
+
+    def precision(self) -> contextlib.AbstractContextManager[Any]:
+        return workprec(self.prec)
+
+    # -- elementwise ---------------------------------------------------------------------
+    def exp(self, x: Array) -> Array:
+        return self._map(lambda v: v.exp(), x)
+
+    def log(self, x: Array) -> Array:
+        return self._map(lambda v: NEG_INF if v.is_zero() else v.log(), x)
+
+    def log1p(self, x: Array) -> Array:
+        return self._map(lambda v: NEG_INF if (v + 1).is_zero() else v.log1p(), x)
+
+    def sqrt(self, x: Array) -> Array:
+        return self._map(lambda v: v.sqrt(), x)
+
+    def abs(self, x: Array) -> Array:
+        return self._map(abs_ball, x)
+
+    def softplus(self, x: Array) -> Array:
+        def one(t: Any) -> Any:
+            if t > 0:  # t + log1p(e^-t): e^t is never formed for large t
+                return t + (-t).exp().log1p()
+            return t.exp().log1p()  # t <= 0 or a ball around 0: log1p(e^t) is well conditioned
+
+        return self._map(one, x)
+
+    def maximum(self, a: Array, b: Array) -> Array:
+        return self._map(lambda u, v: u.max(v), a, b)
+
+    def minimum(self, a: Array, b: Array) -> Array:
+        return self._map(lambda u, v: u.min(v), a, b)
+
+    def where(self, cond: Any, a: Array, b: Array) -> Array:
+        out = np.where(cond, np.asarray(self.asarray(a), dtype=object), np.asarray(self.asarray(b), dtype=object))
+        return out[()] if out.ndim == 0 else out
+
+    def xlogy(self, x: Array, y: Array) -> Array:
+        return self._map(lambda u, v: arb(0) if u.is_zero() else u * v.log(), x, y)
+
+    def polygamma(self, n: int, x: Array) -> Array:
+        n = int(n)
+        if n == 0:
+            return self._map(lambda v: v.digamma(), x)
+
+        sign = -1 if n % 2 == 0 else 1  # psi^(n)(x) = (-1)^(n+1) n! zeta(n+1, x)
+        return self._map(lambda v: sign * math.factorial(n) * arb(n + 1).zeta(v), x)
+
+    def harmonic(self, n: Any, m: Any = 1) -> Array:
+        n = _as_int(n, "harmonic(n, m): n")
+        with workprec(self.prec):
+            m = self._one(m)
+            if n <= 0:
+                return arb(0)
+            if m == 1:
+                return arb(n + 1).digamma() + arb.const_euler()  # H_n = psi(n + 1) + gamma
+            if m > 1:
+                return m.zeta() - m.zeta(arb(n + 1))  # zeta(m) - zeta(m, n + 1)
+            total = arb(0)
+            for i in range(1, n + 1):
+                total += arb(i) ** (-m)
+            return total
+
+    def binomial(self, n: Any, k: Any) -> Array:
+        with workprec(self.prec):
+            fn, fk = float(n), float(k)
+            if fn.is_integer() and fk.is_integer():
+                ni, ki = int(fn), int(fk)
+                return arb(fmpz(math.comb(ni, ki))) if 0 <= ki <= ni else arb(0)
+            nb, kb = self._one(n), self._one(k)
+            return (nb + 1).gamma() * (kb + 1).rgamma() * (nb - kb + 1).rgamma()
+
+    # -- reductions and indexing ----------------------------------------------------------
+    def sum(self, x: Array, axis: int | None = None) -> Array:
+        with workprec(self.prec):
+            if axis is None:
+                total = arb(0)
+                for v in np.ravel(np.asarray(x, dtype=object)):
+                    total += self._one(v)
+                return total
+            return np.sum(np.asarray(x, dtype=object), axis=axis)
+
+    def mean(self, x: Array, axis: int | None = None) -> Array:
+        n = int(np.prod(np.shape(x))) if axis is None else int(np.shape(x)[axis])
+        with workprec(self.prec):
+            return self.sum(x, axis) / n
+
+    def _reduce(self, x: Array, axis: int | None, pick: str) -> Array:
+        arr = np.asarray(x, dtype=object)
+        op = np.frompyfunc((lambda u, v: u.max(v)) if pick == "max" else (lambda u, v: u.min(v)), 2, 1)
+        with workprec(self.prec):
+            arr = self._map(lambda v: v, arr) if arr.ndim else self._one(arr.item())
+            if np.ndim(arr) == 0:
+                return arr
+            if axis is None:
+                return op.reduce(np.ravel(arr))
+            return op.reduce(arr, axis=axis)
+
+    def max(self, x: Array, axis: int | None = None) -> Array:
+        return self._reduce(x, axis, "max")
+
+    def min(self, x: Array, axis: int | None = None) -> Array:
+        return self._reduce(x, axis, "min")
+
+    def logsumexp(self, x: Array, axis: int) -> Array:
+        arr = self.asarray(np.asarray(x, dtype=object))
+        with workprec(self.prec):
+            m = np.expand_dims(self.max(arr, axis=axis), axis)
+            # any real shift is exact: LSE(x) = s + log sum exp(x - s); take the midpoint of max
+            shift = np.frompyfunc(lambda b: b.mid() if b.is_finite() and not b.is_nan() else arb(0), 1, 1)(m)
+            s = np.sum(self.exp(arr - shift), axis=axis, keepdims=True)
+            out = np.squeeze(shift + self.log(s), axis=axis)
+            return out[()] if out.ndim == 0 else out
+
+    def stack(self, xs: Sequence[Array], axis: int = 0) -> Array:
+        return np.stack([np.asarray(self.asarray(x), dtype=object) for x in xs], axis=axis)
+
+    def diagonal(self, x: Array) -> Array:
+        return np.diagonal(x).copy()
+
+    def transpose(self, x: Array) -> Array:
+        return np.swapaxes(x, -1, -2)
+
 def _exact(v: Any) -> Any:
     """Convert a Python/numpy scalar to something mpf takes without rounding."""
     if isinstance(v, (np.floating, np.integer)):
@@ -436,6 +633,11 @@ FLOAT = NumpyBackend()
 def mp_backend(dps: int = 60) -> MpBackend:
     """High-precision backend with ``dps`` decimal digits (confirmation pass)."""
     return MpBackend(dps=dps)
+
+
+def arb_backend(prec: int = 200) -> ArbBackend:
+    """Rigorous backend: python-flint arb balls at ``prec`` bits (200 bits is about 60 digits)."""
+    return ArbBackend(prec=prec)
 
 
 _TORCH: TorchBackend | None = None

@@ -8,6 +8,10 @@ paper's formula once for all three. Notation (Merad et al.):
 * D_neg (2): x- ~ sum_c rho(c) D_c;
 * mean classifier (4): W^mu_{c,:} = mu_c = E_{x~D_c} f(x);
 * L^mu_sup(f, T) (5), L^N_un(f) (6), L^mu_sup,k (10).
+
+L^N_un on learned embeddings at MoCo scale (B anchors sharing a queue of N negatives, a
+log-sum-exp over B x N logits) is :mod:`numerics.streaming`: chunked, with an online
+log-sum-exp and a chunked backward (torch); training.losses uses it.
 """
 
 from __future__ import annotations

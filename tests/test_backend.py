@@ -1,4 +1,4 @@
-"""Tests of numerics.backend: the float64, mpmath and torch evaluators agree, and do not overflow.
+"""Tests of numerics.backend: the float64, mpmath, torch and arb evaluators agree, and do not overflow.
 
 References are mpmath at 60 digits, computed here (not with the backend under test).
 """
@@ -12,11 +12,12 @@ import numpy as np
 import pytest
 import torch
 
-from numerics.backend import FLOAT, MpBackend, mp_backend, torch_backend
+from numerics.backend import FLOAT, MpBackend, arb_backend, mp_backend, torch_backend
 
 REF_DPS = 60
 TORCH = torch_backend()
 MP = mp_backend(50)
+ARB = arb_backend(200)
 
 X1 = [-3.5, -0.75, 0.0, 1e-9, 0.4, 2.25, 7.0, 19.5, 35.0]
 X2 = [[0.3, -1.2, 4.0], [-7.5, 2.0, 2.0], [1e-3, -2e-3, 12.0]]
@@ -57,7 +58,8 @@ def to_list(xp: object, a: object) -> list:
     return list(np.asarray(a, dtype=object).ravel())
 
 
-BACKENDS = {"float": FLOAT, "mpmath": MP, "torch": TORCH}
+BACKENDS = {"float": FLOAT, "mpmath": MP, "torch": TORCH, "arb": ARB}
+HIGH = ("mpmath", "arb")  # the high-precision backends
 
 
 @pytest.mark.parametrize("name", list(BACKENDS))
@@ -70,7 +72,7 @@ def test_elementwise_moderate_inputs(name: str, fn: str) -> None:
         out = getattr(xp, fn)(xp.asarray(np.array(xs)))
         values = to_list(xp, out)
     assert len(values) == len(xs)
-    tol = 1e-45 if name == "mpmath" else 4e-16
+    tol = 1e-45 if name in HIGH else 4e-16
     for t, v in zip(xs, values):
         assert rel_err(v, ref_scalar(fn, t)) <= tol, (fn, t, v)
 
@@ -82,7 +84,7 @@ def test_logsumexp_moderate_inputs(name: str, axis: int) -> None:
     rows = X2 if axis == 1 else [list(col) for col in zip(*X2)]
     with xp.precision():
         values = to_list(xp, xp.logsumexp(xp.asarray(np.array(X2)), axis=axis))
-    tol = 1e-45 if name == "mpmath" else 1e-15
+    tol = 1e-45 if name in HIGH else 1e-15
     for v, r in zip(values, ref_logsumexp(rows)):
         assert rel_err(v, r) <= tol
 
@@ -144,6 +146,19 @@ def test_logsumexp_extremes(name: str, row: list[float]) -> None:
     v = to_list(xp, xp.logsumexp(xp.asarray(np.array([row])), axis=1))[0]
     assert math.isfinite(v)
     assert rel_err(v, ref_logsumexp([row])[0]) <= 1e-15, (row, v)
+
+
+def test_arb_backend_extremes_are_enclosed() -> None:
+    """Softplus and logsumexp at 1e4, 710, -745: no overflow, and the ball holds the exact value."""
+    with ARB.precision():
+        sp_ = ARB.softplus(ARB.asarray(np.array(EXTREME)))
+        lse = ARB.logsumexp(ARB.asarray(np.array([[1e4, -1e4, 710.0]])), axis=1)
+    for t, v in zip(EXTREME, sp_):
+        with mpmath.workdps(REF_DPS):
+            exact = mpmath.log1p(mpmath.exp(mpmath.mpf(t)))
+        assert rel_err(v, exact) <= 1e-45
+        assert v.rad() <= abs(v.mid()) * 2.0 ** -150
+    assert rel_err(lse[0], ref_logsumexp([[1e4, -1e4, 710.0]])[0]) <= 1e-45
 
 
 def test_mp_backend_extremes_are_exact() -> None:
@@ -236,7 +251,7 @@ def _f(x) -> np.ndarray:
     return np.asarray(np.vectorize(float)(x.detach().numpy() if hasattr(x, "detach") else x), dtype=float)
 
 
-@pytest.mark.parametrize("xp", [FLOAT, MP, TORCH], ids=["float", "mpmath", "torch"])
+@pytest.mark.parametrize("xp", [FLOAT, MP, TORCH, ARB], ids=["float", "mpmath", "torch", "arb"])
 def test_gather_diagonal_transpose_stack_where(xp) -> None:
     a = xp.asarray(A)
     assert np.array_equal(_f(xp.gather(a, [2, 0])), A[[2, 0]])
@@ -249,7 +264,7 @@ def test_gather_diagonal_transpose_stack_where(xp) -> None:
     assert abs(float(xp.mean(a)) - A.mean()) < 1e-12
 
 
-@pytest.mark.parametrize("xp", [FLOAT, MP, TORCH], ids=["float", "mpmath", "torch"])
+@pytest.mark.parametrize("xp", [FLOAT, MP, TORCH, ARB], ids=["float", "mpmath", "torch", "arb"])
 def test_xlogy_is_zero_where_x_is_zero_and_functions_take_python_constants(xp) -> None:
     out = _f(xp.xlogy(xp.asarray([0.0, 2.0]), xp.asarray([0.0, 3.0])))
     assert out[0] == 0.0 and abs(out[1] - 2 * math.log(3)) < 1e-12

@@ -412,3 +412,90 @@ def test_uniform_helpers_reject_bad_n() -> None:
         cc.chebyshev_lhs(5, 0.0)
     with pytest.raises(ValueError, match="overlap"):
         cc.coupon_tail_two_sided(5, 10, 10)
+
+
+# ----------------------------------------------------------------------------
+# Zipf rho (rho_c ~ 1/c): every class distinct, the case the Poisson merge and the
+# vectorized windows were made for
+# ----------------------------------------------------------------------------
+def zipf(n: int) -> np.ndarray:
+    z = 1.0 / np.arange(1, n + 1)
+    return z / z.sum()
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 8, 12])
+def test_zipf_matches_mp_inclusion_exclusion(n: int) -> None:
+    """1e-12 relative against the mpmath twin, from N = N_C (p = N_C! prod rho) through N close to
+    N_C (where an alternating sum would cancel) to N = 1e5 (p within 1e-12 of 1)."""
+    rho = zipf(n)
+    for N in sorted({n, n + 1, n + 2, n + 5, 2 * n, 5 * n, 10 * n, 100 * n, 1000, 10_000, 100_000}):
+        lm = mp_log_p(rho, N)
+        lp = cc.log_p_cc(rho, N)
+        assert abs(math.expm1(lp - lm)) < REL, (n, N, lp, lm)
+        assert log_err(lp, lm) < REL
+
+
+def test_stepped_zipf_with_many_classes_matches_grouped_mp() -> None:
+    """Three mass levels 1, 1/4, 1/16 (x 8, 20, 40 classes): grouped inclusion-exclusion is exact in
+    mpmath, and as N grows the heavy classes, then all, are merged into one Poisson factor."""
+    rho = np.array([1.0] * 8 + [0.25] * 20 + [1 / 16] * 40)
+    rho /= rho.sum()
+    n = rho.size
+    merged = set()
+    for N in [n, n + 1, n + 3, 2 * n, 10 * n, 40 * n, 100 * n, 1000 * n]:
+        info = cc.p_cc_info(rho, N)
+        lm = mp_log_p(rho, N)
+        assert abs(math.expm1(info.log_p - lm)) < REL, (N, info.log_p, lm)
+        assert info.dropped_rel <= cc.DROPPED_REL_TOL
+        merged.add(info.n_merged)
+    assert 0 in merged and n in merged and merged - {0, n}  # none, all, and some merged
+
+
+def test_zipf_60_classes_matches_plain_poissonization() -> None:
+    rho = zipf(60)
+    for N in [61, 90, 250]:
+        assert log_err(cc.log_p_cc(rho, N), _poisson_reference_log_p(rho, N)) < REL, N
+
+
+@pytest.mark.parametrize("N", [1000, 1001, 1010, 1500, 5000, 20_000, 100_000, 1_000_000])
+def test_zipf_1000_poisson_merge_changes_nothing(N: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """N_C = 1000: the same value with the large-lambda classes merged into one Poisson factor and
+    with every class convolved on its own (the merge's bias is bounded by 1e-21 relative)."""
+    rho = zipf(1000)
+    info = cc.p_cc_info(rho, N)
+    monkeypatch.setattr(cc, "_merge_count", lambda *args: 0)
+    plain = cc.p_cc_info(rho, N)
+    assert plain.n_merged == 0
+    assert abs(info.log_p - plain.log_p) <= 1e-14 * max(1.0, abs(plain.log_p)), (info, plain)
+    assert info.merge_bias <= cc.DROPPED_REL_TOL / 4 and info.dropped_rel <= cc.DROPPED_REL_TOL
+    if N >= 20_000:
+        assert info.n_merged > 0
+
+
+def test_zipf_1000_100000_bonferroni_and_diagnostics() -> None:
+    rho = zipf(1000)
+    info = cc.p_cc_info(rho, 100_000)
+    q = math.fsum(np.exp(100_000 * np.log1p(-rho)).tolist())  # 1 - p <= q (union bound)
+    assert 1 - q <= info.p <= 1.0
+    assert info.method == "tilting" and 200 < info.n_merged < 1000
+    assert 0.0 < info.dropped_rel <= cc.DROPPED_REL_TOL
+
+
+def test_vectorized_windows_bound_the_dropped_mass() -> None:
+    """Each window's reported bound is >= the exact dropped (zero-truncated Poisson) mass, <= tau,
+    and the pmf on the window matches mpmath (renormalised) to ~1e-15."""
+    lams = np.array([1e-9, 0.3, 0.999, 1.0, 1.7, 13.4, 54.9, 400.0, 13359.6])
+    tau = 1e-25
+    factors, bounds = cc._ztp_windows(lams, tau)
+    with mpmath.workdps(40):
+        for lam, f, bound in zip(lams.tolist(), factors, bounds.tolist()):
+            lo, hi = f.offset, f.offset + f.pmf.size - 1
+            lam_m = mpmath.mpf(lam)
+            norm = -mpmath.expm1(-lam_m)
+            kept = mpmath.fsum(mpmath.exp(k * mpmath.log(lam_m) - lam_m - mpmath.loggamma(k + 1))
+                               for k in range(lo, hi + 1)) / norm
+            assert 1 - kept <= bound * (1 + 1e-9) + mpmath.mpf(10) ** -35, lam
+            assert bound <= tau
+            for k in {lo, (lo + hi) // 2, hi}:
+                ref = mpmath.exp(k * mpmath.log(lam_m) - lam_m - mpmath.loggamma(k + 1)) / norm / kept
+                assert abs(f.pmf[k - lo] / ref - 1) < 1e-13, (lam, k)

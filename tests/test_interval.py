@@ -1,4 +1,4 @@
-"""Interval branch-and-bound certificates: true statements certify, false ones never do."""
+"""Interval branch-and-bound certificates (arb balls): true statements certify, false ones never do."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_ready_made_certifies(factory):
     cert = factory()
     assert isinstance(cert, Certificate)
     assert cert.ok, cert.details
-    assert cert.method.startswith("interval branch-and-bound (mpmath.iv")
+    assert cert.method.startswith("interval branch-and-bound (python-flint")
     assert cert.statement and cert.domain and cert.seconds >= 0
     for d in _parts(cert):
         _check_proof(d)
@@ -208,10 +208,25 @@ def test_evaluator_encloses_true_values(k):
 
 
 def test_evaluator_keeps_exact_zero_and_rejects_undefined():
-    iv = I.interval_eval(x * (1 - x), {x: ("0", "1/2")})
-    assert iv.a == 0  # the exact lower endpoint 0 survives
-    assert I.interval_eval(sp.log(1 - x), {x: 0}).a == 0
+    iv = I.interval_eval(x, {x: ("0", "1/2")})
+    assert iv.a == 0 and iv.b >= 0.5  # a box on one side of 0 is cut at 0 exactly
+    assert I.interval_eval(x ** 2, {x: (-1, 1)}).a == 0  # even powers stay >= 0 around 0
+    assert I.interval_eval(sp.sqrt(x), {x: ("0", "1/4")}).b >= 0.5  # defined on [0, b]
+    assert I.interval_eval(sp.log(1 - x), {x: 0}).a == 0  # exact at an exact point: log(1) = 0
+    prod = I.interval_eval(x * (1 - x), {x: ("0", "1/2")})
+    assert prod.a <= 0 and prod.b >= sp.Rational(1, 4)  # ball arithmetic encloses [0, 1/4], more loosely
     with pytest.raises(ValueError):
         I.interval_eval(sp.log(x), {x: (-1, 1)})
+    with pytest.raises(ValueError):
+        I.interval_eval(sp.sqrt(x), {x: (-1, 1)})
     with pytest.raises(I.UnsupportedExpression):
         I.interval_eval(sp.gamma(x), {x: (1, 2)})
+
+
+def test_enclosure_ends_are_exact_and_rounded_outward():
+    iv = I.interval_eval(sp.exp(x), {x: sp.Rational(1, 3)}, prec=200)
+    with mpmath.workdps(80):
+        v = mpmath.exp(mpmath.mpf(1) / 3)
+        assert iv.a < v < iv.b and iv.b - iv.a < mpmath.mpf(10) ** -55
+    assert iv.lo is not None and iv.lo <= iv.hi
+    assert isinstance(iv.lower_float(), float) and iv.lower_float() <= float(v) <= iv.upper_float()

@@ -2,8 +2,9 @@
 
 Merad et al. (paper 000): L^N_un (6) and the fixed-triplet objective (11).
 Huang et al. (paper 004): InfoNCE with ||f|| = 1 and the cross-correlation
-(Barlow Twins) loss. Every log-sum-exp goes through ``torch.logsumexp`` and
-every softplus through ``torch.logaddexp(0, x)``:
+(Barlow Twins) loss. Every log-sum-exp goes through ``torch.logsumexp`` (over a shared
+queue of negatives: the streaming kernel of :mod:`numerics.streaming`) and every softplus
+through ``torch.logaddexp(0, x)``:
 
 * ``log(sum(exp(s)))`` overflows once a logit passes ~88 (float32) or ~709
   (float64): with logits of 1e3 it returns inf - inf = nan.
@@ -18,6 +19,7 @@ import torch
 import torch.nn.functional as F
 
 from numerics.errors import AssumptionError
+from numerics.streaming import shared_queue_logsumexp
 
 
 def _zeta(x: torch.Tensor) -> torch.Tensor:
@@ -56,11 +58,14 @@ def contrastive_loss_n(anchor: torch.Tensor, positive: torch.Tensor, negatives: 
 
 
 def contrastive_loss_shared_negatives(anchor: torch.Tensor, positive: torch.Tensor,
-                                      queue: torch.Tensor) -> torch.Tensor:
+                                      queue: torch.Tensor, chunk: int | None = None) -> torch.Tensor:
     """L^N_un (6) when all B anchors share the same N negatives (a MoCo queue of embeddings).
 
-    Equal to ``contrastive_loss_n(anchor, positive, queue.expand(B, N, d))`` but the
-    negative logits are one (B, d) @ (d, N) matmul, never a (B, N, d) tensor.
+    Equal to ``contrastive_loss_n(anchor, positive, queue.expand(B, N, d))``, but the
+    log-sum-exp over the negatives is :func:`numerics.streaming.shared_queue_logsumexp`: chunks
+    of ``chunk`` negatives (default: about 2^17 logits per chunk), one GEMM each and an online
+    log-sum-exp, so neither a (B, N, d) tensor nor the (B, N) logits ever exist, in the
+    forward or in the (chunked, recomputing) backward.
 
     anchor: (B, d); positive: (B, d); queue: (N, d).
     """
@@ -69,8 +74,8 @@ def contrastive_loss_shared_negatives(anchor: torch.Tensor, positive: torch.Tens
     if queue.shape[1] != anchor.shape[1] or queue.shape[0] < 1:
         raise AssumptionError(f"queue has shape {tuple(queue.shape)}: expected (N >= 1, d = {anchor.shape[1]})")
     pos = (anchor * positive).sum(-1)  # (B,)
-    neg = anchor @ queue.T  # (B, N)
-    return _zeta(torch.logsumexp(neg, dim=1) - pos).mean()
+    lse = shared_queue_logsumexp(anchor, queue, chunk)  # (B,) log sum_n exp(f(x)^T f(x-_n))
+    return _zeta(lse - pos).mean()
 
 
 def triplet_objective(za: torch.Tensor, zp: torch.Tensor, zn: torch.Tensor) -> torch.Tensor:

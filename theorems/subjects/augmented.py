@@ -12,7 +12,9 @@ values arise (so the high-precision and torch twins recompute them):
 
 Inputs are ``random`` (uniform in [-1, 1]^m) or ``clustered`` (class centres plus small
 noise, sometimes with an augmented input shared by the whole class). Sizes: K = 1..4,
-n <= 8, |A(x)| = 1..3, m <= 3, d = 1..4.
+n <= 8, |A(x)| = 1..3, m <= 3, d = 1..4. Two constructed modes reach where a bound says
+something: ``separated`` (Theorem 2: separated classes at the boundary of its divergence
+condition, see :class:`SeparatedPlan`) and ``aligned`` (Theorem 1: nearly aligned table encoders).
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ L2s_mean = quantity("L2_simple_mean", range=(0, None), doc="||E f||^2")
 nn_mismatch = quantity("nn_argmin_argmax_mismatches", integer=True, range=(0, None))
 nn_gap = quantity("nn_score_gap", range=(0, None))
 err_G = quantity("Err_G", range=(0, 1), doc="Err(G_f)")
+err_main = quantity("Err_main_good", range=(0, 1),
+                    doc="P[x in (C^0_1 u ... u C^0_K) n S_eps, G_f(x) != y(x)] (ties are mistakes)")
 sigma = quantity("sigma", range=(0, 1))
 R_eps = quantity("R_eps", range=(0, 1))
 eps_s = quantity("epsilon", range=(0, None))
@@ -83,7 +87,7 @@ def encode(subject_encoder: str, norm: str, W: Any, raw: Any, inputs: np.ndarray
     """f(x') for every augmented input, in backend ``xp`` (W / raw may be torch leaves)."""
     n, a, _ = inputs.shape
     if subject_encoder == "linear":
-        X = xp.asarray(inputs)
+        X = xp.asarray(ag.writable(inputs))
         Wb = xp.asarray(W)
         Y = X @ Wb.T  # (n, a, d)
     elif subject_encoder == "collapsed":
@@ -109,7 +113,7 @@ def features(s: AugSubject, xp: Backend, params: Sequence[Any] | None = None) ->
     raw = s.raw if params is None or s.encoder != "table" else params[0]
     Y = encode(s.encoder, s.norm, W, raw, st_.inputs, st_.labels, st_.n_classes, s.r, xp)
     if s.norm == "coord":
-        w = xp.asarray(st_.mass)
+        w = xp.asarray(ag.writable(st_.mass))
         w = w / xp.sum(w)
         second = xp.sum(xp.sum(Y * Y, axis=1) / st_.a * w[:, None], axis=0)  # (d,)
         Y = Y / xp.sqrt(second)[None, None, :]
@@ -128,6 +132,9 @@ def build(labels: np.ndarray, mass: np.ndarray, inputs: np.ndarray, n_classes: i
                        encoder, norm, W, raw, r, lam, eps, delta)
     feats = _float_feats(probe)
     return replace(probe, setting=probe.setting.with_feats(feats))
+
+
+RADII = (1.0, 0.5, 2.0)  # the radii r of the sphere encoders with ``radius=True``
 
 
 # -- quantities -------------------------------------------------------------------------------------
@@ -154,21 +161,24 @@ class AugmentedFamily(SubjectFamily):
 
     def __init__(self, encoder: str = "linear", norm: str = "none", inputs: str = "random",
                  classes: tuple[int, int] = (1, 4), integer: bool = False, radius: bool = False,
-                 name: str = "") -> None:
+                 name: str = "", adversary: bool = True) -> None:
         self.encoder, self.norm, self.input_mode = encoder, norm, inputs
         self.classes, self.integer, self.radius = classes, integer, radius
+        # adversary=False: random draws only (for a second family with the same parametrization as one that
+        # already has the gradient search, where the search would climb the same W again)
+        self.adversary = adversary
         self.name = name or f"augmented settings ({encoder}, {norm}, {inputs} inputs)"
 
     symbols = frozenset({L_nce, L1_nce, L2_nce, L_cc, L1_cc, L2_cc, lam, bt_lhs, bt_gram, bt_sum, d_dim, K_cls,
                          tb_pair, L_pos, L_align, tau_bt, th4_dot, th4_pk, th4_pl, th3_dot, th3_pk, th3_pl,
-                         L2s_pairs, L2s_mean, nn_mismatch, nn_gap, err_G, sigma, R_eps, eps_s, A_size})
+                         L2s_pairs, L2s_mean, nn_mismatch, nn_gap, err_G, err_main, sigma, R_eps, eps_s, A_size})
 
     @property
     def differentiable(self) -> frozenset[sympy.Symbol]:  # type: ignore[override]
         if self.encoder == "table" and self.integer:
             return frozenset()
         # the classifier's error and the (sigma, delta) cliques are discrete: no gradient
-        return self.symbols - {nn_mismatch, nn_gap, err_G, sigma, R_eps}
+        return self.symbols - {nn_mismatch, nn_gap, err_G, err_main, sigma, R_eps}
 
     def validate(self, subject: AugSubject) -> None:
         setting = subject.setting
@@ -179,12 +189,29 @@ class AugmentedFamily(SubjectFamily):
         if not np.all(np.isfinite(setting.feats)):
             raise AssumptionError(f"{self.name}: the encoder values contain NaN or inf")
 
+    def range_of(self, symbol: sympy.Symbol) -> tuple[float, float]:
+        """A dot product of class centres mu_k^T mu_l lies in [-r^2, r^2] when every encoder value has
+        norm r (||mu_k|| <= r by Jensen, then Cauchy-Schwarz): on unit-norm encoders (collapsed, or
+        projected to the sphere of radius 1) that is [-1, 1], the trivial range a bound on it must
+        improve; with the radius drawn from {0.5, 1, 2}, [-4, 4]."""
+        if symbol in (th3_dot, th4_dot):
+            if self.encoder == "collapsed":
+                return (-1.0, 1.0)
+            if self.norm == "sphere":
+                top = max(RADII) ** 2 if self.radius else 1.0
+                return (-top, top)
+        return super().range_of(symbol)
+
     # -- drawing ----------------------------------------------------------------------------------
     def strategy(self) -> st.SearchStrategy[AugSubject]:
+        if self.input_mode == "separated":
+            return _separated_subjects(self)
+        if self.input_mode == "aligned":
+            return _aligned_subjects(self)
         return _subjects(self)
 
     def random_start(self, rng: np.random.Generator) -> AugSubject | None:
-        if self.integer:
+        if self.integer or not self.adversary:
             return None
         K = int(rng.integers(self.classes[0], self.classes[1] + 1))
         n = int(rng.integers(K, 9))
@@ -316,6 +343,7 @@ class AugmentedFamily(SubjectFamily):
             nn_mismatch: nn_mis,
             nn_gap: lambda: ag.nn_score_gap(arr),
             err_G: err,
+            err_main: lambda: xp.asarray(ag.main_good_misclassified(s, subject.delta, subject.eps)[0]),
             sigma: lambda: xp.asarray(ag.sigma_of(s, subject.delta)[0]),
             R_eps: lambda: xp.asarray(ag.r_eps(s, subject.eps)),
             eps_s: lambda: xp.asarray(subject.eps),
@@ -422,7 +450,7 @@ def _subjects(draw: Any, fam: AugmentedFamily) -> AugSubject:
         W = W + np.where(np.abs(W) < 1e-3, 0.5, 0.0)
     if fam.encoder == "collapsed":
         V = V + np.where(np.abs(V) < 1e-3, 0.5, 0.0)
-    r = draw(st.sampled_from([1.0, 0.5, 2.0]))
+    r = draw(st.sampled_from(RADII))
     lam = draw(st.sampled_from([0.0, 0.005, 0.5, 1.0, 2.0]))
     try:
         with np.errstate(all="ignore"):
@@ -438,3 +466,184 @@ def _subjects(draw: Any, fam: AugmentedFamily) -> AugSubject:
     eps = draw(st.sampled_from(sorted({0.0, *np.round(diam, 12).tolist(), float(np.max(diam)) + 0.1})))
     delta = draw(st.sampled_from(sorted({0.0, *np.unique(np.round(dist, 12)).tolist()})))
     return replace(sub, eps=float(eps), delta=float(delta))
+
+
+# -- separated classes near the boundary of Theorem 2's divergence condition ------------------------
+# Random settings almost never meet the divergence condition with Err(G_f) > 0 or a bound above 0
+# (every class a tight cluster, sigma = 1, R_eps = 0). These subjects are built to reach that region:
+# K classes whose centres are the vertices of a regular simplex (antipodal for K = 2, so
+# mu_l^T mu_k is as small as it can be), inputs near r-independent class directions and the encoder
+# f(x') = r W x' / ||W x'|| with W = I (so L, the Lipschitz constant on the data, is about r and
+# L delta / r about delta), main-part samples (sharing an augmented input when ``shared``: d_A = 0),
+# and a few samples outside the main parts: "wrong" (embedded at another class: misclassified, in
+# S_eps), "spread" (one augmentation at another class: outside S_eps, misclassified), "right" (the
+# class direction at twice the radius: outside the main part, classified correctly). eps is the
+# largest alignment diameter of the main samples and delta the largest d_A inside the main parts, so
+# the constructed main parts lie in S_eps; sigma and R_eps are then computed from the data as for
+# every subject (maximum cliques). ``toward_boundary`` moves one knob (the outliers' mass, a pull of
+# every class direction toward a common one, the noise) as far as the divergence condition -- checked
+# exactly as printed -- still holds (bisection), so the search tests the theorem where its hypothesis
+# barely holds and its bound is not 0.
+KNOBS = ("mass", "pull", "noise")
+OUTLIER_KINDS = ("wrong", "spread", "right")
+
+
+def simplex_directions(K: int, d: int) -> np.ndarray:
+    """K unit vectors in R^d with pairwise dot -1/(K - 1) (K = 2: +-e_1; K = 3 needs d >= 2; K = 4, d >= 3)."""
+    base = {2: [[1.0], [-1.0]],
+            3: [[1.0, 0.0], [-0.5, np.sqrt(3) / 2], [-0.5, -np.sqrt(3) / 2]],
+            4: (np.array([[1, 1, 1], [1, -1, -1], [-1, 1, -1], [-1, -1, 1]], dtype=float) / np.sqrt(3)).tolist()}
+    V = np.asarray(base[K], dtype=float)
+    if V.shape[1] > d:
+        raise AssumptionError(f"{K} simplex directions need d >= {V.shape[1]}, got d = {d}")
+    return np.concatenate([V, np.zeros((K, d - V.shape[1]))], axis=1)
+
+
+@dataclass(frozen=True, eq=False)
+class SeparatedPlan:
+    """Every random choice of one separated subject; :meth:`subject` builds it at knob position t."""
+
+    K: int
+    d: int
+    a: int
+    r: float
+    shared: bool
+    labels: np.ndarray  # (n,)
+    kinds: tuple[str, ...]  # per sample: main | wrong | spread | right
+    target: np.ndarray  # (n,) the class an outlier imitates
+    mass: np.ndarray  # (n,) before normalization
+    V: np.ndarray  # (K, d) class directions (rotated simplex)
+    pull_dir: np.ndarray  # (d,) unit
+    gauss: np.ndarray  # (n, a, d) standard normal input noise
+    noise: float
+    knob: str
+
+    def subject(self, t: float) -> AugSubject:
+        V = self.V + (1.5 * t if self.knob == "pull" else 0.0) * self.pull_dir[None, :]
+        V = V / np.linalg.norm(V, axis=1, keepdims=True)
+        noise = self.noise + (0.15 * t if self.knob == "noise" else 0.0)
+        out = np.array([k != "main" for k in self.kinds])
+        mass = self.mass * np.where(out, 1.0 + (20.0 * t if self.knob == "mass" else 0.0), 1.0)
+        n = self.labels.size
+        X = np.empty((n, self.a, self.d))
+        for x in range(n):
+            k, kind = int(self.labels[x]), self.kinds[x]
+            centre = {"main": V[k], "wrong": V[self.target[x]], "spread": V[k], "right": 2 * V[k]}[kind]
+            X[x] = centre[None, :] + noise * self.gauss[x]
+            if kind == "spread":
+                X[x, 0] = V[self.target[x]] + noise * self.gauss[x, 0]
+            if kind == "main" and self.shared:
+                X[x, -1] = V[k]  # the class's shared augmented input (d_A = 0 inside the main part)
+        sub = build(self.labels, mass, X, self.K, "linear", "sphere", np.eye(self.d), None, self.r, 0.5, 0.0, 0.0)
+        main = [x for x in range(n) if self.kinds[x] == "main"]
+        eps = float(np.max(ag.alignment_diameters(sub.setting)[main]))
+        delta = 0.0
+        if not self.shared:
+            dist = ag.augmentation_distance(sub.setting)
+            same = [dist[i, j] for i in main for j in main if i < j and self.labels[i] == self.labels[j]]
+            delta = float(max(same, default=0.0))
+        return replace(sub, eps=eps, delta=delta)
+
+    def condition_holds(self, t: float) -> bool:
+        s = self.subject(t)
+        return ag.divergence_terms(s.setting, s.r, s.delta, s.eps).holds_robustly
+
+    def toward_boundary(self, steps: int = 18) -> AugSubject:
+        """The subject at the largest knob position (bisection over [0, 1]) where the divergence
+        condition still holds; the base subject (t = 0) when it fails there already."""
+        if not self.condition_holds(0.0):
+            return self.subject(0.0)
+        if self.condition_holds(1.0):
+            return self.subject(1.0)
+        lo, hi = 0.0, 1.0
+        for _ in range(steps):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if self.condition_holds(mid) else (lo, mid)
+        return self.subject(lo)
+
+
+def separated_plan(rng: np.random.Generator, K: int, r: float, knob: str) -> SeparatedPlan:
+    """One random plan: K classes (1-2 main samples each), up to 3 outliers or one balanced outlier per
+    class (the same fraction of every class: Err(G_f) = 1 - sigma), |A| = 1..3, n <= 8."""
+    d = int(rng.integers({2: 1, 3: 2, 4: 3}[K], 4))
+    Q, _ = np.linalg.qr(rng.normal(size=(d, d)))
+    V = simplex_directions(K, d) @ Q.T
+    a = int(rng.integers(1, 4))
+    shared = a >= 2 and bool(rng.random() < 0.5)
+    labels, kinds, target, mass = [], [], [], []
+
+    def other(k: int) -> int:
+        return int((k + rng.integers(1, K)) % K)
+
+    if K <= 4 and rng.random() < 0.25:  # balanced: one misplaced sample per class, the same fraction
+        frac = float(rng.uniform(0.02, 0.2))
+        for k in range(K):
+            m = float(rng.uniform(0.5, 1.0))
+            labels += [k, k]
+            kinds += ["main", "wrong"]
+            target += [k, other(k)]
+            mass += [m * (1 - frac), m * frac]
+    else:
+        per_class = [int(rng.integers(1, 3)) for _ in range(K)]
+        while sum(per_class) > 8:
+            per_class[int(np.argmax(per_class))] -= 1
+        for k, c in enumerate(per_class):
+            labels += [k] * c
+            kinds += ["main"] * c
+            target += [k] * c
+            mass += rng.uniform(0.5, 1.0, size=c).tolist()
+        for _ in range(int(rng.integers(0, min(3, 8 - sum(per_class)) + 1))):
+            k = int(rng.integers(0, K))
+            labels.append(k)
+            kinds.append(str(rng.choice(OUTLIER_KINDS)))
+            target.append(other(k))
+            mass.append(float(rng.uniform(0.01, 0.3)))
+    n = len(labels)
+    u = rng.normal(size=d)
+    return SeparatedPlan(K, d, a, r, shared, np.asarray(labels), tuple(kinds), np.asarray(target),
+                         np.asarray(mass, dtype=float), V, u / np.linalg.norm(u), rng.normal(size=(n, a, d)),
+                         float(rng.choice([0.0, 0.005, 0.02, 0.05])), knob)
+
+
+@st.composite
+def _separated_subjects(draw: Any, fam: AugmentedFamily) -> AugSubject:
+    K = draw(st.integers(max(2, fam.classes[0]), min(4, fam.classes[1])))
+    seed = draw(st.integers(0, 2 ** 32 - 1))
+    knob = draw(st.sampled_from(KNOBS))
+    r = draw(st.sampled_from(RADII)) if fam.radius else 1.0
+    boundary = draw(st.booleans())
+    plan = separated_plan(np.random.default_rng(seed), K, r, knob)
+    with np.errstate(all="ignore"):
+        return plan.toward_boundary() if boundary else plan.subject(0.0)
+
+
+# -- nearly aligned encoders (Theorem 1 where its bound is below 1) --------------------------------
+# Random encoders spread every sample's augmentations, so |A|^2 L_align / (2 eps^2) is almost always
+# >= 1 and R_eps^2 <= 1 says nothing there. Here most samples embed all their augmentations to one
+# point (diameter 0) and a few spread them by a small, drawn amount; eps is one of the spread samples'
+# alignment diameters (or just below one), so R_eps > 0 while L_align stays of order eps^2 R_eps.
+@st.composite
+def _aligned_subjects(draw: Any, fam: AugmentedFamily) -> AugSubject:
+    K = draw(st.integers(fam.classes[0], fam.classes[1]))
+    n = draw(st.integers(max(K, 2), 8))
+    a = draw(st.integers(2, 3))
+    d = draw(st.integers(1, 3))
+    labels = np.asarray(list(range(K)) + draw(st.lists(st.integers(0, K - 1), min_size=n - K, max_size=n - K)))
+    mass = np.asarray(draw(st.lists(st.floats(0.05, 1.0), min_size=n, max_size=n)))
+    base = np.asarray(draw(st.lists(st.floats(-2.0, 2.0), min_size=n * d, max_size=n * d))).reshape(n, 1, d)
+    spread = np.asarray(draw(st.lists(st.sampled_from([0.0, 0.0, 0.0, 0.01, 0.1, 0.5]), min_size=n, max_size=n)))
+    if not np.any(spread > 0):
+        spread[draw(st.integers(0, n - 1))] = 0.1
+    dirs = np.asarray(draw(st.lists(st.floats(-1.0, 1.0), min_size=n * a * d, max_size=n * a * d))).reshape(n, a, d)
+    table = base + spread[:, None, None] * dirs
+    inputs = np.arange(n * a, dtype=float).reshape(n, a, 1)  # distinct inputs (the inputs play no role here)
+    sub = build(labels, mass, inputs, K, "table", fam.norm, None, table, 1.0, 0.5, 0.1, 0.0)
+    diam = ag.alignment_diameters(sub.setting)
+    pos = sorted(set(np.round(diam[diam > 0], 12).tolist()))
+    if not pos:  # every spread direction vanished
+        from hypothesis import assume
+
+        assume(False)
+    eps = draw(st.sampled_from(pos))
+    eps = eps * draw(st.sampled_from([1.0, 0.999, 0.9, 0.5]))  # just below a diameter: that sample leaves S_eps
+    return replace(sub, eps=float(eps))

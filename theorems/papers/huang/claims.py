@@ -4,7 +4,7 @@
 Every quantity is an exact finite sum over an augmented setting (numerics/augmented.py): n samples
 with latent classes, finite augmentation sets A(x) of equally likely augmented inputs, sample
 masses; x1, x2 independent uniform in A(x); x, x' independent samples; x- uniform in A(x').
-The quantity symbols are defined at the end of numerics/augmented.py.
+The quantity symbols are declared in theorems/subjects/augmented.py.
 """
 
 from __future__ import annotations
@@ -13,10 +13,12 @@ import numpy as np
 from sympy import E, Eq, Float, Ge, Le, exp, log, sqrt
 
 from numerics import augmented as ag
+from numerics.backend import FLOAT
 from theorems.subjects import augmented as aq
 from theorems.papers.huang import experiments as huang_experiments
 from theorems.papers.huang import certificates as proofs
-from theorems.engine.claim import Assumption, Claim, Kind, Source, UnencodableClaim, parts
+from theorems.engine.claim import Assumption, Claim, Kind, Part, Source, UnencodableClaim, parts
+from theorems.engine.informative import Informative
 from theorems.engine.registry import add_structure, register
 from theorems.subjects.augmented import AugmentedFamily
 
@@ -53,15 +55,7 @@ COORD_NORM = Assumption("E f_i^2 = 1", "E_x E_{x' in A(x)} f_i(x')^2 = 1 for eac
 
 
 def _lemma1_hyp(s: object) -> bool:
-    st = s.setting  # type: ignore[attr-defined]
-    _, main = ag.sigma_of(st, s.delta)  # type: ignore[attr-defined]
-    good = ag.good_alignment(st, s.eps)  # type: ignore[attr-defined]
-    pred = ag.nn_predict(st)
-    for part in main:
-        for x in part:
-            if good[x] and pred[x] != frozenset({int(st.labels[x])}):
-                return False
-    return True
+    return ag.main_good_misclassified(s.setting, s.delta, s.eps)[1] == 0  # type: ignore[attr-defined]
 
 
 LEMMA1_HYP = Assumption(
@@ -71,36 +65,42 @@ LEMMA1_HYP = Assumption(
 
 
 def theorem2_condition(s: object) -> bool:
-    """Theorem 2's hypotheses on a subject: ||f|| = r everywhere, L finite, the divergence condition."""
+    """Theorem 2's hypotheses on a subject: ||f|| = r everywhere (to 1e-9), L finite, the divergence
+    condition (every term as printed, numerics/augmented.py:divergence_terms) holding beyond what that
+    norm tolerance can move its sides (slack > 1e-6 r^2: ``holds_robustly``)."""
     st = s.setting  # type: ignore[attr-defined]
     r = float(s.r)  # type: ignore[attr-defined]
     if not np.all(np.abs(_norms(s) - r) <= 1e-9 * r):
         return False
-    L, _ = ag.lipschitz(st)
-    if not np.isfinite(L):
-        return False
-    sig, _ = ag.sigma_of(st, s.delta)  # type: ignore[attr-defined]
-    R = ag.r_eps(st, s.eps)  # type: ignore[attr-defined]
-    rho = 2 * (1 - sig) + R / float(np.min(st.class_mass)) + sig * (L * s.delta / r + 2 * s.eps / r)  # type: ignore[attr-defined]
-    mu = np.asarray(ag.centres(ag.AugArrays.from_setting(st, ag_float())), dtype=float)
-    delta_mu = 1 - float(np.min(np.sum(mu ** 2, axis=1))) / r ** 2
-    bound = r ** 2 * (1 - rho - np.sqrt(2 * rho) - delta_mu / 2)
-    K = st.n_classes
-    return all(float(mu[l] @ mu[k]) < bound for k in range(K) for l in range(K) if k != l)
+    return ag.divergence_terms(st, r, s.delta, s.eps).holds_robustly  # type: ignore[attr-defined]
 
 
-def ag_float():  # noqa: ANN201 - the float64 backend
-    from numerics.backend import FLOAT
+def _theorem2_bound(s: object) -> float:
+    st = s.setting  # type: ignore[attr-defined]
+    return 1 - ag.sigma_of(st, s.delta)[0] + ag.r_eps(st, s.eps)  # type: ignore[attr-defined]
 
-    return FLOAT
+
+# informative where 0 < (1 - sigma) + R_eps < 1: the bound > 0 here, below Err's trivial maximum 1 by the
+# range rule (a bound of 0 is the intermediate claim huang.theorem2.main_part: sigma = 1, R_eps = 0)
+THEOREM2_INFORMATIVE = Informative("(1 - sigma) + R_eps > 0", lambda s: _theorem2_bound(s) > 0)
+
+
+def _main_good_size(s: object) -> int:
+    return ag.main_good_misclassified(s.setting, s.delta, s.eps)[2]  # type: ignore[attr-defined]
+
+
+MAIN_GOOD_NONEMPTY = Informative("(C^0_1 u ... u C^0_K) n S_eps is not empty", lambda s: _main_good_size(s) > 0)
 
 
 THEOREM2_HYP = Assumption(
     "divergence condition",
-    "||f(x')|| = r for every augmented input; L = the Lipschitz constant of f on the augmented inputs "
-    "(finite); (sigma, delta) with sigma from the maximum cliques; mu_l^T mu_k < r^2 (1 - rho_max - "
-    "sqrt(2 rho_max) - Delta_mu / 2) for all l != k, rho_max = 2(1 - sigma) + R_eps / min_l p_l + "
-    "sigma (L delta / r + 2 eps / r), Delta_mu = 1 - min_k ||mu_k||^2 / r^2", theorem2_condition)
+    "||f(x')|| = r for every augmented input (to 1e-9 relative); L = the Lipschitz constant of f on the "
+    "augmented inputs (finite); (sigma, delta) with sigma from the maximum cliques; mu_l^T mu_k < r^2 (1 - "
+    "rho_max - sqrt(2 rho_max) - Delta_mu / 2) for all l != k, rho_max = 2(1 - sigma) + R_eps / min_l p_l + "
+    "sigma (L delta / r + 2 eps / r), Delta_mu = 1 - min_k ||mu_k||^2 / r^2, holding by more than 1e-6 r^2 "
+    "(the condition needs ||f|| = r exactly: with norms r (1 - eta) every class collapsed to one point meets "
+    "it, so a subject whose float norms are off by rounding must not meet it only through that)",
+    theorem2_condition)
 
 
 def _collapsed(s: object) -> bool:
@@ -122,7 +122,8 @@ register(Claim(
     source=source("slide 'The InfoNCE loss can be written as'"),
     statement=parts(Eq(aq.L_nce, aq.L1_nce + aq.L2_nce), labels=[proofs.INFONCE]),
     assumptions=(UNIT_NORM,),
-    subjects=(AugmentedFamily(norm="sphere"), AugmentedFamily(norm="sphere", inputs="clustered"), LEARNED_NCE),
+    subjects=(AugmentedFamily(norm="sphere"), AugmentedFamily(norm="sphere", inputs="clustered", adversary=False),
+              LEARNED_NCE),
     certificates=(proofs.infonce_decomposition,),
     encoding="L_1 = 1/2 E||f(x1) - f(x2)||^2 - 1 computed from the distances, L_2 = E log(e^{s12} + e^{s1-}), "
              "L_InfoNCE from the printed ratio; exact sums over (x, x1, x2, x', x-), encoders f(x') = "
@@ -133,7 +134,7 @@ register(Claim(
     id="huang.crosscorr.decomposition", kind=Kind.IDENTITY,
     source=source("slide 'Barlow Twins'"),
     statement=parts(Eq(aq.L_cc, (1 - aq.lam) * aq.L1_cc + aq.lam * aq.L2_cc), labels=[proofs.CROSSCORR]),
-    subjects=(AugmentedFamily(), AugmentedFamily(norm="coord", inputs="clustered"), LEARNED_BT,
+    subjects=(AugmentedFamily(), AugmentedFamily(norm="coord", inputs="clustered", adversary=False), LEARNED_BT,
               AugmentedFamily(encoder="table", integer=True)),
     certificates=(proofs.crosscorr_decomposition,),
     encoding="lambda in {0, 0.005, 0.5, 1, 2}; C_ij = E_x E_{x1,x2} f_i(x1) f_j(x2) over all |A|^2 ordered "
@@ -157,7 +158,7 @@ register(Claim(
     id="huang.simple_contrastive", kind=Kind.IDENTITY,
     source=source("slide 'Simple Contrastive Loss'"),
     statement=parts(Eq(aq.L2s_pairs, aq.L2s_mean), labels=[proofs.SIMPLE]),
-    subjects=(AugmentedFamily(), AugmentedFamily(norm="sphere", inputs="clustered"), LEARNED_NCE),
+    subjects=(AugmentedFamily(), AugmentedFamily(norm="sphere", inputs="clustered", adversary=False), LEARNED_NCE),
     certificates=(proofs.simple_contrastive,),
     encoding="x and x' independent samples (the print's E_{x,x'}), x1 uniform in A(x), x- uniform in A(x'); "
              "the identity is bilinearity plus that independence.",
@@ -194,7 +195,8 @@ register(Claim(
     source=source("Lemma 2"),
     statement=parts(Le(aq.L_pos, 2 * sqrt(aq.d_dim * aq.L1_cc)), labels=["L_positive <= 2 sqrt(d L_1)"]),
     assumptions=(COORD_NORM,),
-    subjects=(AugmentedFamily(norm="coord"), AugmentedFamily(norm="coord", inputs="clustered"), LEARNED_BT),
+    subjects=(AugmentedFamily(norm="coord"), AugmentedFamily(norm="coord", inputs="clustered", adversary=False),
+              LEARNED_BT),
     encoding="f(x') = D W x' with D diagonal such that E_x E_{x'} f_i(x')^2 = 1 exactly (computed in each "
              "backend); L_1 = sum_i (1 - C_ii)^2.",
 ))
@@ -226,75 +228,145 @@ register(Claim(
              "among 0 and the data's own distances; the lemma's hypothesis is checked on every subject.",
 ))
 
+THEOREM2_FAMILIES = (
+    AugmentedFamily(norm="sphere", inputs="separated", radius=True, classes=(2, 4),
+                    name="separated classes toward the divergence condition's boundary (f = r x/||x||)"),
+    AugmentedFamily(norm="sphere", inputs="clustered", radius=True, classes=(2, 4)),
+    LEARNED_NCE,
+)
+THEOREM2_ENCODING = (
+    "r = the norm of the normalized encoder f(x') = r W x'/||W x'|| (r in {0.5, 1, 2}); L = the Lipschitz "
+    "constant of f on the augmented inputs (max ratio over pairs: exact for f restricted to the data, which "
+    "is all the distribution sees); min_l rho_l read as min_l p_l; the divergence condition (strict, every "
+    "term as printed) is the hypothesis. G_f at f(x), x the first augmentation; ties are errors. Subjects: "
+    "separated classes built to reach the informative region (simplex class directions, a few samples "
+    "outside the main parts or outside S_eps, eps and delta those of the constructed main parts; half of "
+    "them moved by bisection to where the divergence condition barely holds), random clustered settings "
+    "and InfoNCE encoders trained on digits.")
+
 register(Claim(
     id="huang.theorem2", kind=Kind.INEQUALITY,
     source=source("Theorem 2 (Main Result)"),
-    statement=parts(Le(aq.err_G, 1 - aq.sigma + aq.R_eps), labels=["Err(G_f) <= (1 - sigma) + R_eps"]),
+    statement=(Part(Le(aq.err_G, 1 - aq.sigma + aq.R_eps), "Err(G_f) <= (1 - sigma) + R_eps",
+                    informative=THEOREM2_INFORMATIVE),),
     assumptions=(THEOREM2_HYP,),
-    artifacts=(huang_experiments.sigma_and_theorem2,),
-    subjects=(AugmentedFamily(norm="sphere", inputs="clustered", radius=True), LEARNED_NCE,
-              AugmentedFamily(norm="sphere", inputs="clustered", radius=True, classes=(2, 4))),
+    artifacts=(huang_experiments.sigma_and_theorem2, huang_experiments.theorem2_boundary),
+    subjects=THEOREM2_FAMILIES,
     adversarial=False,
-    encoding="r = the norm of the normalized encoder f(x') = r W x'/||W x'|| (r in {0.5, 1, 2}); L = the "
-             "Lipschitz constant of f on the augmented inputs (max ratio over pairs: exact for f restricted to "
-             "the data, which is all the distribution sees); min_l rho_l read as min_l p_l; the divergence "
-             "condition (strict) is the hypothesis. G_f at f(x), x the first augmentation; ties are errors.",
+    encoding=THEOREM2_ENCODING + " Informative only where the bound is strictly between 0 and 1 (> 0 declared "
+             "with the part, < 1 the range rule of Err(G_f)): at 0 the "
+             "statement is the intermediate claim huang.theorem2.main_part (sigma = 1, R_eps = 0: every "
+             "sample is in a main part inside S_eps), at 1 it says nothing about an error rate.",
 ))
+
+register(Claim(
+    id="huang.theorem2.main_part", kind=Kind.IDENTITY,
+    source=source("Theorem 2 (Main Result), its intermediate claim: 'Explore when samples in "
+                  "(C^0_1 u ... u C^0_K) n S_eps(f) can be correctly classified by a NN classifier G_f'"),
+    statement=(Part(Eq(aq.err_main, 0),
+                    "P[x in (C^0_1 u ... u C^0_K) n S_eps, G_f(x) != y(x)] = 0 (the divergence condition "
+                    "makes G_f correct there)", informative=MAIN_GOOD_NONEMPTY),),
+    assumptions=(THEOREM2_HYP,),
+    subjects=THEOREM2_FAMILIES,
+    adversarial=False,
+    encoding=THEOREM2_ENCODING + " The main parts are the maximum-mass cliques of {d_A <= delta} (as for "
+             "sigma); the misclassified mass is exact (rational nearest-centre sets, a tie is a mistake). This "
+             "is what Theorem 2 feeds into Lemma 1; informative wherever the set is not empty.",
+))
+
+THEOREM1_DERIVED = (
+    "eta(eps) = |A|/(sqrt(2) eps): the slides print only eta(eps) = O(1/eps) (for L-Lipschitz f); the checker "
+    "derived this constant for finite uniform augmentation sets, where it needs no Lipschitz hypothesis, "
+    "from the step L_align >= 2 eps^2 R_eps/|A|^2 (tested as part 2; the algebra from it is certified by z3)")
+
+
+def _theorem1_informative(s: object) -> bool:
+    st = s.setting  # type: ignore[attr-defined]
+    R = ag.r_eps(st, s.eps)  # type: ignore[attr-defined]
+    if R <= 0:
+        return False
+    L = float(ag.align_loss(ag.AugArrays.from_setting(st, FLOAT)))
+    return st.a ** 2 * L / (2 * s.eps ** 2) < 1  # type: ignore[attr-defined]
+
 
 register(Claim(
     id="huang.theorem1", kind=Kind.INEQUALITY,
     source=source("Theorem 1 (Upper Bound of R_eps)"),
-    statement=parts(Le(aq.R_eps ** 2, aq.A_size ** 2 / 2 * aq.L_align / aq.eps_s ** 2),
-                    labels=["R_eps^2 <= eta(eps)^2 L_align with eta(eps) = |A|/(sqrt(2) eps)"]),
+    statement=(
+        Part(Le(aq.R_eps ** 2, aq.A_size ** 2 / 2 * aq.L_align / aq.eps_s ** 2), proofs.THEOREM1_MAIN,
+             informative=Informative("R_eps > 0 and |A|^2 L_align/(2 eps^2) < 1", _theorem1_informative)),
+        Part(Ge(aq.L_align, 2 * aq.eps_s ** 2 * aq.R_eps / aq.A_size ** 2), proofs.THEOREM1_STEP),
+    ),
     assumptions=(EPS_POSITIVE,),
-    subjects=(AugmentedFamily(norm="sphere"), AugmentedFamily(norm="sphere", inputs="clustered"), LEARNED_NCE,
+    subjects=(AugmentedFamily(encoder="table", inputs="aligned",
+                              name="nearly aligned encoders (a few samples spread their augmentations)"),
+              AugmentedFamily(norm="sphere"), AugmentedFamily(norm="sphere", inputs="clustered"), LEARNED_NCE,
               AugmentedFamily()),
+    certificates=(proofs.theorem1_algebra,),
+    derived=THEOREM1_DERIVED,
     encoding="eta(eps) = O(1/eps) has an unspecified constant. For finite uniform augmentation sets a sample "
              "outside S_eps has an ordered pair (and its reverse) at distance > eps, so L_align >= R_eps 2 "
-             "eps^2/|A|^2 >= R_eps^2 2 eps^2/|A|^2: eta(eps) = |A|/(sqrt(2) eps) is a valid constant, and the "
-             "worst ratio reported is (c_needed / (|A|/sqrt(2)))^2, i.e. the smallest c the data require. The "
-             "Lipschitz hypothesis is not needed for finite sets; for continuous augmentation distributions "
-             "(where the paper's eta depends on L) the constant is not determined by the slides.",
+             "eps^2/|A|^2 (part 2, tested) >= R_eps^2 2 eps^2/|A|^2 (R_eps <= 1; z3 certifies this algebra): "
+             "eta(eps) = |A|/(sqrt(2) eps) is a valid constant, and the worst ratio reported for part 1 is "
+             "(c_needed / (|A|/sqrt(2)))^2, i.e. the smallest c the data require. The Lipschitz hypothesis is "
+             "not needed for finite sets; for continuous augmentation distributions (where the paper's eta "
+             "depends on L) the constant is not determined by the slides (huang.theorem1.general). Part 1 is "
+             "informative where R_eps > 0 and its bound is below 1 (R_eps^2 <= 1 anyway).",
 ))
+
+THEOREM3_LABEL = "mu_k^T mu_l <= log(exp(L_2/(p_k p_l)) - e)"
 
 register(Claim(
     id="huang.theorem3", kind=Kind.INEQUALITY,
     source=source("Theorem 3"),
     statement=parts(Le(aq.th3_dot, log(exp(aq.L2_nce / (aq.th3_pk * aq.th3_pl)) - E)),
-                    labels=["mu_k^T mu_l <= log(exp(L_2/(p_k p_l)) - e) (tau = 0, eps = 0)"]),
+                    labels=[THEOREM3_LABEL + " (tau = 0, eps = 0)"]),
     assumptions=(K_PAIR, COLLAPSED),
     subjects=(AugmentedFamily(encoder="collapsed", classes=(2, 4)),),
+    vacuity=(proofs.theorem3_collapsed_never_binds,),
     encoding="Only the case the slides determine: sigma = 1, delta = 0, eps = 0, R_eps = 0, where tau = 0 and "
              "exp(1 - eps) = e. Subjects: every augmented input of class k embeds to the unit vector v_k and "
              "the samples of a class share an augmented input. L_2 is the InfoNCE L_2 (SimCLR). Tested at the "
-             "pair with the largest mu_k^T mu_l - bound. For sigma < 1, delta > 0 or eps > 0, tau(eps, sigma, "
-             "delta) is only described qualitatively ('non-negative, decreasing ...'), so that case is not "
-             "encodable.",
+             "pair with the largest mu_k^T mu_l - bound. On unit-norm encoders mu_k^T mu_l <= 1 (the family's "
+             "trivial range), while the bound is >= log(16 e^2 - e) ~ 4.75 here: it can never bind "
+             "(vacuous; certified).",
+))
+
+register(Claim(
+    id="huang.theorem3.general", kind=Kind.INEQUALITY,
+    source=source("Theorem 3 (Divergence of SimCLR), general (sigma, delta, eps), tested at its strongest form"),
+    statement=parts(Le(aq.th3_dot, log(exp(aq.L2_nce / (aq.th3_pk * aq.th3_pl)) - E)),
+                    labels=[THEOREM3_LABEL + " (strongest form: tau = 0, eps -> 0)"]),
+    assumptions=(K_PAIR, UNIT_NORM),
+    subjects=(AugmentedFamily(encoder="table", norm="sphere", classes=(2, 4)),
+              AugmentedFamily(norm="sphere", inputs="clustered", classes=(2, 4), adversary=False), LEARNED_NCE),
+    vacuity=(proofs.theorem3_never_binds,),
+    encoding="tau(eps, sigma, delta) is unspecified beyond tau >= 0, and the printed bound "
+             "log(exp((L_2 + tau)/(p_k p_l)) - exp(1 - eps)) increases with tau and with eps (exp(1 - eps) "
+             "<= e): its smallest value over every admissible tau >= 0 and eps > 0 is the limit tau = 0, "
+             "eps -> 0, the statement tested (no value of tau is guessed: a bound that never binds here never "
+             "binds for any tau, eps). Every unit-norm encoder with any sigma, delta, eps, R_eps: encoder values "
+             "drawn freely on the sphere, projected linear encoders, InfoNCE encoders trained on digits.",
 ))
 
 add_structure([
     ("huang.lemma1", "huang.theorem2"),
+    ("huang.theorem2.main_part", "huang.theorem2"),
     ("huang.theorem1", "huang.theorem2"),
     ("huang.barlow.trace_identity", "huang.barlow.trace_bound"),
     ("huang.barlow.trace_bound", "huang.theorem4"),
     ("huang.crosscorr.decomposition", "huang.lemma2"),
     ("huang.infonce.decomposition", "huang.theorem3"),
+    ("huang.simple_contrastive", "huang.theorem3"),
+    ("huang.theorem3", "huang.theorem3.general"),
 ])
 
 
-# What the slides leave undetermined (the determined parts are huang.theorem1 and huang.theorem3)
+# What the slides leave undetermined (the determined part is huang.theorem1)
 register(UnencodableClaim(
     id="huang.theorem1.general", kind=Kind.INEQUALITY,
     source=source("Theorem 1 (Upper Bound of R_eps), general augmentations"),
     reason="eta(eps) = O(1/eps) is printed without its constant or the quantities it depends on "
                   "(L, the augmentation distribution); only the finite uniform-augmentation instance "
                   "eta(eps) = |A| / (sqrt(2) eps) is determined, and that is huang.theorem1.",
-))
-
-register(UnencodableClaim(
-    id="huang.theorem3.general", kind=Kind.INEQUALITY,
-    source=source("Theorem 3 (Divergence of SimCLR), general (sigma, delta, eps)"),
-    reason="tau(eps, sigma, delta) is described only as 'a non-negative term, decreasing with smaller "
-                  "eps, R_eps or sharper concentration' with tau = 0 at sigma = 1, delta = 0, eps = 0, R_eps = 0; "
-                  "no formula is given, so only that case is encodable, and that is huang.theorem3.",
 ))

@@ -1,8 +1,10 @@
-"""Symbolic certificates (sympy) for the identities of Merad et al. Section 3.
+"""Certificates for the facts of Merad et al.: sympy, z3, interval (arb) and Coq.
 
-Each function returns a :class:`~theorems.certify.Certificate` that says what
-was proved and on which domain: "all N_C, N" when sympy proved it with
-symbolic sizes, or a finite range when it was proved size by size.
+Each function returns a :class:`~numerics.certificate.Certificate` that says what was proved and on
+which domain: "all N_C, N" when it was proved with symbolic sizes or in Coq by induction, or a finite
+range when it was proved size by size (``complete=False``). The Coq certificates (``*_coq``, listed per
+claim in :data:`COQ_CERTIFICATES`) are formal proofs checked by ``coqc``; a statement may carry several
+certificates.
 """
 
 from __future__ import annotations
@@ -301,3 +303,81 @@ def lse_pairwise_identity(max_pairs: int = 4) -> Certificate:
 
 def lse_restriction_smt() -> Certificate:
     return provers.lse_restriction_smt()
+
+
+# -- Coq certificates (numerics.coq): formal proofs checked by coqc, for every n where the fact is about
+# every n. Without coqc on PATH each is a failed certificate saying "coqc not found: the step stays
+# tested"; the z3, interval and sympy certificates above stay where they are the right tool.
+COUPON_MEAN = "E[T] = N_C H_{N_C}"
+
+
+def lse_max_bounds_coq() -> Certificate:
+    """max(x) <= LSE(x) <= max(x) + log n for every n and x (Coq, induction on lists)."""
+    return covering(provers.lse_max_bounds_coq(), *LSE_MAX)
+
+
+def lse_nonneg_coq() -> Certificate:
+    """LSE(x) >= 0 when some x_i >= 0, every n (Coq)."""
+    return provers.lse_nonneg_coq()
+
+
+def lse_pairwise_coq() -> Certificate:
+    """LSE(x) = LSE(LSE pairs) <= max_j LSE(pair j) + log n, every n (Coq)."""
+    return covering(provers.lse_pairwise_coq(), *LSE_PAIRWISE)
+
+
+def lse_restriction_coq() -> Certificate:
+    """LSE(x_S) <= LSE(x) for every non-empty S, every n (Coq)."""
+    return provers.lse_restriction_coq()
+
+
+def softmax_curvature_coq() -> Certificate:
+    """||diag(v) - v v^T|| = 2 v1 v2 <= 1/2 on the simplex of R^2 (Coq)."""
+    return covering(provers.softmax2_curvature_coq(), SOFTMAX_CURVATURE)
+
+
+def neg_log1m_coq() -> Certificate:
+    """-log(1-x) <= x/(1-x) on [0, 1/2] (Coq)."""
+    return covering(provers.neg_log1m_le_ratio_coq(), NEG_LOG)
+
+
+def ratio_le_twice_coq() -> Certificate:
+    """x/(1-x) <= 2x on [0, 1/2] (Coq)."""
+    return covering(provers.ratio_le_twice_coq(), RATIO)
+
+
+def softplus_bounds_coq() -> Certificate:
+    """0 <= zeta(x) - x <= e^-x (x >= 0) and 0 <= zeta(x) <= e^x (x <= 0), every real x (Coq)."""
+    return covering(provers.softplus_bounds_coq(), *SOFTPLUS_BOUNDS)
+
+
+def coupon_mean_coq() -> Certificate:
+    """E[T] = N_C H_{N_C} for every N_C, from the geometric stages (Coq + Coquelicot)."""
+    return covering(provers.coupon_mean_coq(), COUPON_MEAN)
+
+
+def coupon_variance_coq() -> Certificate:
+    """Var(T) = N_C^2 H^(2)_{N_C} - N_C H_{N_C} for every N_C (Coq). It is not the printed value, so it
+    covers no part of merad.coupon.variance: it is the correct formula beside the refuted one."""
+    return provers.coupon_variance_coq()
+
+
+def tau_plus_uniform_coq() -> Certificate:
+    """sum_c (1/N_C)^(N+1) = N_C^(-N) for every N_C, N (Coq)."""
+    return covering(provers.tau_plus_uniform_coq(), TAU_UNIFORM)
+
+
+# which claim each Coq certificate belongs to (claims.py lists certificates per claim; these go beside
+# the ones it lists today). coupon_variance_coq proves the correct variance, not the printed one: it is
+# for a proof step (the Chebyshev bound's variance), not a certificate of merad.coupon.variance.
+COQ_CERTIFICATES = {
+    "merad.lse.max_bounds": (lse_max_bounds_coq,),
+    "merad.lse.nonneg": (lse_nonneg_coq,),
+    "merad.lse.pairwise": (lse_pairwise_coq,),
+    "merad.lse.restriction": (lse_restriction_coq,),
+    "merad.lemma3.steps": (softmax_curvature_coq,),
+    "merad.lemma7.steps": (neg_log1m_coq, ratio_le_twice_coq),
+    "merad.softplus.limits": (softplus_bounds_coq,),
+    "merad.coupon.mean": (coupon_mean_coq,),
+    "merad.tau_plus": (tau_plus_uniform_coq,),
+}
