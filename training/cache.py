@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 
+from numerics.files import atomic_path
 CACHE_VERSION = "2"
 _CHECKSUM = "__sha256__"
 _SPEC = "__spec__"
@@ -57,15 +58,9 @@ def checksum(arrays: Mapping[str, np.ndarray]) -> str:
 
 
 def _save(path: Path, arrays: Arrays, spec: Mapping[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as handle:
-            np.savez_compressed(handle, **arrays, **{_SPEC: json.dumps(dict(spec), sort_keys=True, default=str),
-                                                     _CHECKSUM: checksum(arrays)})
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with atomic_path(path) as tmp, open(tmp, "wb") as handle:
+        np.savez_compressed(handle, **arrays, **{_SPEC: json.dumps(dict(spec), sort_keys=True, default=str),
+                                                 _CHECKSUM: checksum(arrays)})
 
 
 def load_entry(path: Path) -> Arrays | None:

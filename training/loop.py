@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import time
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -26,6 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from torch import nn
 
 from numerics.errors import AssumptionError
+from numerics.files import atomic_path
 from training import losses
 from training.data import LatentClassSampler, augment, fixed_triplets, load_digits_data, synthetic_latent_classes, views
 from training.device import autocast_context, select_device
@@ -330,9 +330,8 @@ def _write(out: Path, step: int, state: dict[str, Any]) -> Path:
     """Write out/ckpt_<step>.pt and out/last.pt (each via a temporary file and an atomic rename)."""
     out.mkdir(parents=True, exist_ok=True)
     for path in (out / f"ckpt_{step}.pt", out / "last.pt"):
-        tmp = path.with_suffix(".pt.tmp")
-        torch.save(state, tmp)
-        os.replace(tmp, path)
+        with atomic_path(path) as tmp:
+            torch.save(state, tmp)
     return out / "last.pt"
 
 

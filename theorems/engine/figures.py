@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from numerics.files import atomic_path
+
 
 def subplots(nrows: int = 1, ncols: int = 1, figsize: tuple[float, float] = (6, 4),
              squeeze: bool = True) -> tuple[Any, Any]:
@@ -28,6 +30,6 @@ def colormap(name: str) -> Any:
 def save_figure(fig: Any, path: Path, dpi: int = 100) -> Path:
     """Lay out and write ``path`` (creating its folder); returns the path."""
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=dpi)
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, dpi=dpi, format=path.suffix.lstrip(".") or "png")
     return path

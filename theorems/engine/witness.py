@@ -17,6 +17,7 @@ from typing import Any
 import mpmath
 
 from numerics.errors import AssumptionError
+from numerics.files import write_text_atomic
 from theorems.engine.claim import StatementClaim
 from theorems.engine.errors import WitnessError
 from theorems.engine.probe import Probe, probe
@@ -55,10 +56,7 @@ def witness_json(claim: StatementClaim, p: Probe, seed: int, role: str) -> dict[
 
 def write_witness(data: dict[str, Any], path: Path) -> None:
     """Write a witness atomically (a temporary file, then a rename): never half-written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2))
-    tmp.replace(path)
+    write_text_atomic(path, json.dumps(data, indent=2))
 
 
 def read_witness(path: Path) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable, Iterator, List, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -59,12 +60,12 @@ def _command(fn: Callable[..., Any]) -> Callable[..., Any]:
             if _STATE["debug"]:
                 raise
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-            console.print(f"[red]error:[/red] {message}", highlight=False)
+            console.print(f"[red]error:[/red] {escape(str(message))}", highlight=False)
             raise typer.Exit(EXIT_USER_ERROR) from None
         except Exception as exc:  # an internal bug: a short message, the traceback with --debug
             if _STATE["debug"]:
                 raise
-            console.print(f"[red]internal error:[/red] {type(exc).__name__}: {exc}\n"
+            console.print(f"[red]internal error:[/red] {type(exc).__name__}: {escape(str(exc))}\n"
                           "rerun the command with --debug for the traceback", highlight=False)
             raise typer.Exit(EXIT_INTERNAL_ERROR) from None
 
@@ -233,11 +234,11 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
     if not isinstance(claim, StatementClaim):
         raise WitnessError(f"claim {claim.id} is not a statement claim: it has no witnesses to replay")
     p = replay_witness(data, claim)
-    console.print(f"claim {claim.id}: {claim.statement_text()}")
-    console.print(f"subject: {p.family.describe(p.subject)}")
+    console.print(f"claim {claim.id}: {escape(claim.statement_text())}")
+    console.print(f"subject: {escape(p.family.describe(p.subject))}")
     for v in p.confirmed or []:
         status = "[red]VIOLATED[/red]" if float(v.certain_margin) > v.tol else "holds"
-        console.print(f"  {v.part} [{v.part.relation}]: left side {mpmath.nstr(v.lhs, 25)}, right side "
+        console.print(f"  {escape(str(v.part))} \\[{v.part.relation}]: left side {mpmath.nstr(v.lhs, 25)}, right side "
                       f"{mpmath.nstr(v.rhs, 25)}; violated by {mpmath.nstr(v.margin, 15)} "
                       f"(tolerance {v.tol:.3g}): {status}")
     if p.violated:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from numerics.files import write_text_atomic
 from theorems.engine.budget import Budget
 from theorems.engine.check import check_claim
 from theorems.engine.claim import StatementClaim
@@ -64,9 +65,7 @@ def run_proofs(claims: list[Any], budget: Budget, seed: int,
 
 def write_proofs_json(results: dict[str, ClaimProofs], seed: int, path: Path) -> None:
     data = {"seed": seed, "claims": {cid: r.to_json() for cid, r in sorted(results.items())}}
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(data, indent=2, default=str))
-    tmp.replace(path)
+    write_text_atomic(path, json.dumps(data, indent=2, default=str))
 
 
 def proof_section(entry: ClaimProofs, seed: int) -> list[str]:
@@ -112,6 +111,4 @@ def write_proof_section(page: Path, entry: ClaimProofs, seed: int) -> None:
     body_end = rest.find("\n## ")
     tail = rest[body_end:] if body_end >= 0 else ""
     new = head + "## Proof as printed\n\n" + "\n".join(proof_section(entry, seed)) + "\n" + tail
-    tmp = page.with_name(f".{page.name}.tmp")
-    tmp.write_text(new)
-    tmp.replace(page)
+    write_text_atomic(page, new)

@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from numerics.files import write_text_atomic
 from theorems.engine.tolerance import ATOL, CONFIRM_DPS, RTOL
 from theorems.engine.verdict import ClaimResult
 
@@ -152,13 +153,6 @@ def _details(r: ClaimResult) -> list[str]:
     return out
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    """Write via a temporary file and a rename: a report is never left half written."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
-
-
 def _configuration_table(rows: list[dict[str, Any]]) -> list[str]:
     keys = list(dict.fromkeys(k for row in rows for k in row))
     out = ["| " + " | ".join(keys) + " |", "| " + " | ".join("---" for _ in keys) + " |"]
@@ -174,5 +168,8 @@ def write_reports(results: list[ClaimResult], seed: int, out_dir: Path, budget: 
     meant to check, so an interrupted audit's reports say which are missing."""
     out_dir.mkdir(parents=True, exist_ok=True)
     data = report_json(results, seed, budget, planned)
-    _atomic_write(out_dir / "report.json", json.dumps(data, indent=2, default=str))
-    _atomic_write(out_dir / "report.md", markdown(results, seed, budget, data["claims_missing"]))
+    write_text_atomic(out_dir / "report.json", json.dumps(data, indent=2, default=str))
+    write_text_atomic(out_dir / "report.md", markdown(results, seed, budget, data["claims_missing"]))
+    from numerics.coq import write_scripts  # coq/<name>.v and coq/check.sh: re-check the formal proofs by hand
+
+    write_scripts((c for r in results for c in (r.certificate or ())), out_dir)

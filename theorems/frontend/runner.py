@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from numerics.files import write_bytes_atomic
 from theorems.engine.budget import Budget
 from theorems.engine.verdict import ClaimResult
 
@@ -50,9 +51,12 @@ def run_job(job: Job) -> tuple[ClaimResult, Files]:
 
 
 def _ignore_interrupts() -> None:
-    """Pool workers leave Ctrl-C and SIGTERM to the driver, which stops them and writes the report."""
+    """Pool workers leave Ctrl-C (sent to the whole process group) to the driver, which stops them
+    and writes the report. SIGTERM gets its default back (a forked worker inherits the driver's
+    handler): it is how ``Pool.terminate`` stops a worker, and a worker that ignored it would be
+    waited for forever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def default_jobs() -> int:
@@ -69,12 +73,16 @@ def run_local(jobs: list[Job], processes: int) -> Iterator[tuple[ClaimResult, Fi
 
     context = multiprocessing.get_context("fork")
     pool = context.Pool(min(processes, len(jobs)), initializer=_ignore_interrupts, maxtasksperchild=None)
+    finished = False
     try:
         for item in pool.imap(run_job, jobs, chunksize=1):
             yield item
-        pool.close()
+        finished = True
     finally:
-        pool.terminate()
+        if finished:  # every worker is idle: let them take the stop sentinel and exit
+            pool.close()
+        else:  # interrupted or failed: stop the workers now
+            pool.terminate()
         pool.join()
 
 
@@ -104,11 +112,7 @@ def run_ray(jobs: list[Job], address: str | None) -> Iterator[tuple[ClaimResult,
 def write_files(out: Path, files: Files) -> None:
     """Write what a job produced into the report folder (each file atomically)."""
     for name, data in files.items():
-        path = out / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp")
-        tmp.write_bytes(data)
-        tmp.replace(path)
+        write_bytes_atomic(out / name, data)
 
 
 def execute(jobs: list[Job], executor: str, processes: int, address: str | None,

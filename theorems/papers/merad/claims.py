@@ -67,7 +67,8 @@ register(Claim(
     source=source("proof of Lemma 1 = Lemma 3.1"),
     statement=parts(Le(vec.max_x, vec.lse_x), Le(vec.lse_x, vec.max_x + log(vec.n)), labels=proofs.LSE_MAX),
     subjects=(Vectors(),),
-    certificates=(proofs.lse_max_bounds_smt, proofs.lse_max_bounds_boxes),
+    certificates=(proofs.lse_max_bounds_smt, proofs.lse_max_bounds_boxes,
+                  *proofs.COQ_CERTIFICATES["merad.lse.max_bounds"]),
     encoding="x in R^n, n = 1..10, entries from 1e-300 to 1e300 in magnitude.",
 ))
 
@@ -77,7 +78,7 @@ register(Claim(
     statement=parts(Ge(vec.lse_x, 0), labels=["LSE(x) >= 0"]),
     assumptions=(SOME_NONNEGATIVE,),
     subjects=(Vectors(),),
-    certificates=(proofs.lse_nonneg_smt,),
+    certificates=(proofs.lse_nonneg_smt, *proofs.COQ_CERTIFICATES["merad.lse.nonneg"]),
 ))
 
 register(Claim(
@@ -88,7 +89,8 @@ register(Claim(
         labels=proofs.LSE_PAIRWISE,
     ),
     subjects=(Vectors(even=True),),
-    certificates=(proofs.lse_pairwise_identity, proofs.lse_pairwise_smt),
+    certificates=(proofs.lse_pairwise_identity, proofs.lse_pairwise_smt,
+                  *proofs.COQ_CERTIFICATES["merad.lse.pairwise"]),
     encoding="x in R^{2n}; n_pairs = n is the number of consecutive pairs.",
 ))
 
@@ -97,7 +99,7 @@ register(Claim(
     source=source("proof of Lemma 2 = Lemma 3.2"),
     statement=parts(Le(vec.lse_x_S, vec.lse_x), labels=["LSE(x_S) <= LSE(x)"]),
     subjects=(Vectors(with_subset=True),),
-    certificates=(proofs.lse_restriction_smt,),
+    certificates=(proofs.lse_restriction_smt, *proofs.COQ_CERTIFICATES["merad.lse.restriction"]),
     encoding="S a non-empty subset of [n] (in the proof S is the set of represented classes).",
 ))
 
@@ -184,7 +186,8 @@ register(Claim(
         Part(Eq(cp.P_all_same, mx.N_C ** (-mx.N)), proofs.TAU_UNIFORM, applies=lambda s: s.uniform),
     ),
     subjects=(ClassDraws(),),
-    certificates=(proofs.tau_plus_uniform, proofs.tau_plus_independence, proofs.tau_plus_general),
+    certificates=(proofs.tau_plus_uniform, proofs.tau_plus_independence, proofs.tau_plus_general,
+                  *proofs.COQ_CERTIFICATES["merad.tau_plus"]),
     encoding="P(c_i = c for all i) is computed by enumerating all (N+1)-tuples of classes; the "
              "second part applies to uniform rho only.",
 ))
@@ -207,7 +210,7 @@ register(Claim(
     source=source("Section 3.1, after Lemma 2", (HAL,)),
     statement=parts(Eq(cp.E_T, mx.N_C * harmonic(mx.N_C)), labels=["E[T] = N_C H_{N_C}"]),
     subjects=(Coupons(),),
-    certificates=(proofs.coupon_mean,),
+    certificates=(proofs.coupon_mean, *proofs.COQ_CERTIFICATES["merad.coupon.mean"]),
     encoding="E[T] computed exactly (rational) from the decomposition of T into geometric stages; "
              "every N_C <= 1000 is checked.",
 ))
@@ -305,7 +308,8 @@ register(Claim(
                 "||Hess l|| <= 2 + 8 max_ij ||z_i|| ||z_j|| (read as <=)"],
     ),
     subjects=(Triplets("ball"), Triplets("near_optimal")),
-    certificates=(proofs.softmax_curvature_interval, proofs.softmax_curvature_smt, proofs.d2cos_norm_symbolic),
+    certificates=(proofs.softmax_curvature_interval, proofs.softmax_curvature_smt, proofs.d2cos_norm_symbolic,
+                  *proofs.COQ_CERTIFICATES["merad.lemma3.steps"]),
     encoding="Each intermediate fact of the proof is a part. The two norm statements the proof prints "
              "with '=' are checked here as the '<=' the proof needs; as printed ('=') they are the "
              "claim merad.lemma3.printed_equalities. max_{i,j} runs over all i, j in {1,2,3}.",
@@ -356,7 +360,8 @@ register(Claim(
         Part(Le(tp.x_scalar / (1 - tp.x_scalar), 2 * tp.x_scalar), proofs.RATIO, ON_SCALARS),
     ),
     subjects=(Triplets("near_optimal"), Triplets("ball"), Scalars(0.0, 0.5)),
-    certificates=(proofs.neg_log1m_interval, proofs.ratio_le_twice_interval),
+    certificates=(proofs.neg_log1m_interval, proofs.ratio_le_twice_interval,
+                  *proofs.COQ_CERTIFICATES["merad.lemma7.steps"]),
 ))
 
 register(Claim(
@@ -370,7 +375,8 @@ register(Claim(
         Part(Le(log(1 + exp(tp.x_scalar)), exp(tp.x_scalar)), proofs.SOFTPLUS_BOUNDS[1], lambda s: s.x <= 0),
     ),
     subjects=(Scalars(-700.0, 700.0),),
-    certificates=(proofs.softplus_limits_symbolic, proofs.softplus_bounds_interval),
+    certificates=(proofs.softplus_limits_symbolic, proofs.softplus_bounds_interval,
+                  *proofs.COQ_CERTIFICATES["merad.softplus.limits"]),
     encoding="The printed limits are certified symbolically (sympy limit); the quantitative bounds "
              "0 <= log(1 + e^-|x|) <= e^-|x| that imply them are tested numerically and certified for all x "
              "through t = e^-|x| in (0, 1] by interval arithmetic.",

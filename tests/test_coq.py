@@ -1,0 +1,225 @@
+"""Coq certificates: Merad et al.'s facts are accepted by coqc; false statements, rejected scripts,
+Admitted lemmas and a missing coqc never certify; the cache records the coqc version and says "hit".
+
+Tests that run coqc are skipped, with the reason, when coqc is not on PATH. Within a session the
+results are cached in a temporary $CLCHECK_CACHE, so each script is checked by coqc once.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from numerics import coq
+from numerics.certificate import Certificate
+from theorems.papers.merad import certificates as certs
+from theorems.papers.merad import provers as merad
+
+needs_coq = pytest.mark.skipif(
+    coq.coqc_path() is None,
+    reason="coqc not found on PATH (apt-get install coq libcoq-interval libcoq-coquelicot): the Coq "
+           "certificates stay tested")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def session_cache(tmp_path_factory):
+    """A fresh cache for this module: every script is checked by coqc once, then reused."""
+    mp = pytest.MonkeyPatch()
+    folder = tmp_path_factory.mktemp("clcheck-cache")
+    mp.setenv("CLCHECK_CACHE", str(folder))
+    mp.delenv("CLCHECK_COQ_CACHE", raising=False)
+    mp.delenv("CLCHECK_COQC", raising=False)
+    yield folder
+    mp.undo()
+
+
+def _dumps(cert: Certificate) -> str:
+    return json.dumps(cert.to_json(), allow_nan=False)
+
+
+TRUE_FACTS = {
+    "lse_max_bounds": merad.lse_max_bounds_coq,
+    "lse_nonneg": merad.lse_nonneg_coq,
+    "lse_restriction": merad.lse_restriction_coq,
+    "lse_pairwise": merad.lse_pairwise_coq,
+    "softmax2_curvature": merad.softmax2_curvature_coq,
+    "neg_log1m_le_ratio": merad.neg_log1m_le_ratio_coq,
+    "ratio_le_twice": merad.ratio_le_twice_coq,
+    "softplus_bounds": merad.softplus_bounds_coq,
+    "coupon_mean": merad.coupon_mean_coq,
+    "coupon_variance": merad.coupon_variance_coq,
+    "tau_plus_uniform": merad.tau_plus_uniform_coq,
+}
+
+
+@needs_coq
+@pytest.mark.parametrize("name", list(TRUE_FACTS))
+def test_merad_facts_are_accepted_by_coq(name):
+    cert = TRUE_FACTS[name]()
+    d = cert.details
+    assert cert.ok, d.get("output")
+    assert cert.method == "coq" and cert.complete
+    assert d["coqc_version"].startswith("The Coq Proof Assistant")
+    assert d["cache"] in ("hit", "miss") and d["returncode"] == 0
+    assert d["sha256"] == coq.script_sha256(d["script"])
+    assert d["recheck"] == f"coqc -q {d['script_name']}"
+    for thm in d["theorems"]:
+        assert f"Theorem {thm} :" in d["script"] and thm in d["coq_statements"]
+    assert "Print Assumptions" in d["script"] and "Admitted" not in d["script"]
+    assert d["assumptions"] and all(a.startswith(coq.ALLOWED_AXIOM_PREFIXES) for a in d["assumptions"])
+    json.loads(_dumps(cert))
+
+
+@needs_coq
+def test_the_lse_theorems_quantify_over_every_n():
+    """The Coq statements are about lists of any length (not n <= 6): complete=True is earned."""
+    stmts = merad.lse_max_bounds_coq().details["coq_statements"]
+    assert stmts["lse_max_bounds"].startswith("forall (x : R) (l : list R)")
+    assert "INR (length (x :: l))" in stmts["lse_max_bounds"]
+    pairs = merad.lse_pairwise_coq().details["coq_statements"]
+    assert pairs["lse_pairwise"].startswith("forall (p : R * R) (ps : list (R * R))")
+    mean = merad.coupon_mean_coq().details["coq_statements"]["coupon_mean"]
+    assert mean.startswith("forall n : nat")
+
+
+FALSE_FACTS = {
+    "LSE(x) <= max(x) + log(n)/2": lambda: merad.lse_max_bounds_coq("1/2"),
+    "pairwise with log(n)/2": lambda: merad.lse_pairwise_coq("1/2"),
+    "log(1+t) <= t/2": lambda: merad.softplus_bounds_coq("1/2"),
+    "x/(1-x) <= 3x/2": lambda: merad.ratio_le_twice_coq("3/2"),
+    "2 v1 v2 <= 49/100": lambda: merad.softmax2_curvature_coq("49/100"),
+    "E[T] = 2 n H_n": lambda: merad.coupon_mean_coq(2),
+}
+
+
+@needs_coq
+@pytest.mark.parametrize("name", list(FALSE_FACTS))
+def test_false_statements_are_rejected(name):
+    """The same proof text with a false statement: Coq rejects it, the certificate is not ok."""
+    cert = FALSE_FACTS[name]()
+    assert not cert.ok
+    assert cert.details["reason"] == "Coq rejected the script"
+    assert cert.details["returncode"] not in (0, None)
+    assert "Error" in cert.details["output"]
+    _dumps(cert)
+
+
+SMALL = "From Coq Require Import Reals Lra.\nOpen Scope R_scope.\n\nTheorem small : forall x : R, 0 <= x -> 0 <= 2 * x.\n" \
+        "Proof. intros x Hx. lra. Qed.\n"
+
+
+@needs_coq
+def test_a_script_coq_rejects_is_not_ok():
+    bad = SMALL.replace("0 <= 2 * x", "0 <= -2 * x").replace("Theorem small", "Theorem small_bad")
+    cert = coq.check_script("small_bad", bad, ["small_bad"], "0 <= -2x", "x >= 0")
+    assert not cert.ok and cert.details["reason"] == "Coq rejected the script"
+
+
+@needs_coq
+def test_admitted_and_axioms_do_not_certify():
+    admitted = SMALL.replace("Proof. intros x Hx. lra. Qed.", "Admitted.").replace("small", "small_admitted")
+    cert = coq.check_script("small_admitted", admitted, ["small_admitted"], "admitted", "x >= 0")
+    assert not cert.ok and "small_admitted" in cert.details["reason"]  # coqc accepts it; the assumptions do not
+    axiom = ("From Coq Require Import Reals.\nOpen Scope R_scope.\nAxiom cheat : forall x : R, x = 0.\n"
+             "Theorem one_is_zero : 1 = 0.\nProof. apply cheat. Qed.\n")
+    cert = coq.check_script("small_axiom", axiom, ["one_is_zero"], "1 = 0", "-")
+    assert not cert.ok and "cheat" in cert.details["reason"]
+
+
+@needs_coq
+def test_cache_records_the_version_and_reports_hits(session_cache):
+    first = coq.check_script("small_cached", SMALL.replace("small", "small_cached"), ["small_cached"], "s", "d")
+    second = coq.check_script("small_cached", SMALL.replace("small", "small_cached"), ["small_cached"], "s", "d")
+    assert first.ok and second.ok
+    assert first.details["cache"] == "miss" and second.details["cache"] == "hit"
+    record = json.loads((session_cache / "coq" / f"{first.details['sha256']}.json").read_text())
+    assert record["coqc_version"] == coq.coqc_version() and record["ok"] is True
+    assert second.details["coqc_seconds"] == first.details["coqc_seconds"]  # the original check's time
+    # another coqc version: the record is not reused
+    record["coqc_version"] = "The Coq Proof Assistant, version 0.0"
+    (session_cache / "coq" / f"{first.details['sha256']}.json").write_text(json.dumps(record))
+    third = coq.check_script("small_cached", SMALL.replace("small", "small_cached"), ["small_cached"], "s", "d")
+    assert third.ok and third.details["cache"] == "miss"
+    off = coq.check_script("small_cached", SMALL.replace("small", "small_cached"), ["small_cached"], "s", "d",
+                           use_cache=False)
+    assert off.ok and off.details["cache"] == "disabled"
+
+
+@needs_coq
+def test_a_timeout_is_not_ok_and_not_cached(session_cache):
+    script = SMALL.replace("small", "small_slow")
+    cert = coq.check_script("small_slow", script, ["small_slow"], "s", "d", timeout=0.001)
+    assert not cert.ok and "did not finish" in cert.details["reason"]
+    assert not (session_cache / "coq" / f"{cert.details['sha256']}.json").exists()
+
+
+def test_without_coqc_the_step_stays_tested(monkeypatch):
+    monkeypatch.setenv("CLCHECK_COQC", "/nonexistent/coqc")
+    cert = merad.lse_max_bounds_coq()
+    assert not cert.ok
+    assert cert.details["reason"] == coq.NOT_FOUND == "coqc not found: the step stays tested"
+    assert cert.details["cache"] == "not used"  # a cached success is not a proof without coqc
+    assert "Theorem lse_max_bounds" in cert.details["script"]  # kept for checking by hand
+    _dumps(cert)
+
+
+@needs_coq
+def test_write_scripts_and_recheck_by_hand(tmp_path):
+    run = [certs.lse_max_bounds_coq(), certs.lse_nonneg_coq(), certs.neg_log1m_coq(),
+           merad.lse_max_bounds_coq("1/2"), certs.softmax_curvature_smt()]
+    paths = coq.write_scripts([c.to_json() if i % 2 else c for i, c in enumerate(run)], tmp_path)
+    names = sorted(p.name for p in paths)
+    assert names == ["merad_lse.v", "merad_lse_1_2.v", "merad_scalar.v"]  # one file per script, z3 skipped
+    assert (tmp_path / "coq" / "check.sh").exists()
+    readme = (tmp_path / "coq" / "README.md").read_text()
+    assert "accepted by coqc" in readme and "not certified" in readme
+    # by hand: the written file is exactly the certified script and coqc accepts it
+    lse = tmp_path / "coq" / "merad_lse.v"
+    assert lse.read_text() == run[0].details["script"]
+    done = subprocess.run([coq.coqc_path(), "-q", lse.name], cwd=lse.parent, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
+t = sp.Symbol("t", real=True)
+
+
+@needs_coq
+def test_prove_box_with_the_interval_tactic():
+    ok = coq.prove_box(1 - sp.log(1 + t), {t: ("0", "1")}, "log(1+t) <= 1 on [0, 1]", name="box_log1p_le_1")
+    assert ok.ok and ok.details["tactic"] == "interval", ok.details.get("output")
+    assert "interval with" in ok.details["script"]
+    bad = coq.prove_box(t / 2 - sp.log(1 + t), {t: ("0", "1")}, "log(1+t) <= t/2 on [0, 1]",
+                        name="box_log1p_half")
+    assert not bad.ok and bad.details["reason"] == "Coq rejected the script"
+
+
+def test_coq_expressions():
+    x, y = sp.symbols("x y", real=True)
+    assert coq.coq_number(sp.Rational(-3, 4)) == "(-(3 / 4))"
+    assert coq.coq_expr(sp.log(1 - x) + 2 * x) == "((2 * x) + (ln (1 + ((-1) * x))))"
+    text = coq.coq_expr(sp.sqrt(x) * sp.exp(-y) / (1 + x ** 2))
+    assert "(sqrt x)" in text and "(exp ((-1) * y))" in text and "(1 + (x ^ 2))" in text
+    assert "0.1" not in coq.coq_expr(sp.Float(0.1) * x)  # floats at their exact binary value
+    with pytest.raises(ValueError):
+        coq.coq_expr(sp.gamma(x))
+
+
+def test_coq_certificates_cover_labels_of_their_claims(monkeypatch):
+    """Every Coq certificate function names parts its claim has (or the whole statement)."""
+    import theorems.papers.merad  # noqa: F401  (registers the claims)
+    from theorems.engine.registry import all_claims
+
+    monkeypatch.setenv("CLCHECK_COQC", "/nonexistent/coqc")  # the labels do not need coqc
+    claims = {c.id: c for c in all_claims()}
+    for cid, fns in certs.COQ_CERTIFICATES.items():
+        labels = [str(p) for p in claims[cid].statement]
+        for fn in fns:
+            cert = fn()
+            assert cert.method == "coq" and cert.complete
+            assert cert.parts is None or set(cert.parts) <= set(labels), (cid, cert.parts, labels)
+    assert certs.coupon_variance_coq().parts == ()  # the correct variance is not the printed one
