@@ -141,9 +141,8 @@ def test_same_seed_same_result_different_seed_explores_differently() -> None:
 
 @pytest.mark.parametrize("claim_id", ["merad.prop1.part1", "merad.coupon.variance"])
 def test_recorded_witnesses_still_refute(claim_id: str) -> None:
-    from theorems.engine.errors import WitnessError
     from theorems.engine.registry import get
-    from theorems.engine.witness import recorded_witness, subject_checksum
+    from theorems.engine.witness import recorded_witness
 
     claim = get(claim_id)
     data = recorded_witness(claim)

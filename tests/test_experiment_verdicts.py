@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from theorems.engine.budget import profile
+from theorems.engine.budget import Budget, profile
 from theorems.engine.check import check_claim
-from theorems.engine.claim import ExperimentClaim, Kind, Source
+from theorems.engine.claim import ExperimentClaim, Kind, RunContext, Source
 from theorems.engine.experiment import ExperimentOutcome, RegimeCheck, map_witness, read_map
 from theorems.engine.verdict import Verdict
 
@@ -79,3 +79,20 @@ def test_an_existence_claim_is_never_refuted(verdict: Verdict) -> None:
 def test_an_existence_claim_names_its_witness() -> None:
     result = _check(_outcome(C, witness={"config": "d=64, c=0", "d": 64}), quantifier="exists")
     assert result.verdict == C and result.qualifiers == ["witness found: d=64, c=0"]
+
+
+def test_an_existence_claim_with_a_failed_universal_part_is_refuted() -> None:
+    """"There exists a model ... and along every path the rate bound holds": a failed universal
+    part inside the regime refutes the claim; only a missing witness is "untested"."""
+    def run(universal_failure: str) -> Any:
+        def experiment(ctx: RunContext) -> ExperimentOutcome:
+            return ExperimentOutcome(verdict=Verdict.REFUTED, statistic="s", value=0.0, effect_size=0.0,
+                                     interval=(0.0, 0.0), seeds=[0], parameters={},
+                                     universal_failure=universal_failure)
+        claim = ExperimentClaim(id="t.mixed", kind=Kind.DYNAMICS, source=Source("x", "x"), experiment=experiment,
+                                quantifier="exists")
+        return check_claim(claim, Budget(examples=0, adversarial_starts=0, quick=True))
+
+    assert run("").verdict == Verdict.UNTESTED
+    failed = run("the bound fails at kappa = 3")
+    assert failed.verdict == Verdict.REFUTED and "kappa = 3" in failed.reason

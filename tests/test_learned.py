@@ -101,3 +101,21 @@ def test_huang_learned_subjects_are_normalized_as_their_claims_assume(cache: Pat
     np.testing.assert_allclose(np.linalg.norm(f, axis=2), 1.0, rtol=1e-12)  # ||f|| = 1 (InfoNCE)
     g = np.asarray(features(bt[-1], FLOAT), dtype=float)
     np.testing.assert_allclose((g ** 2).mean(axis=(0, 1)), 1.0, rtol=1e-12)  # E f_i^2 = 1 (Barlow)
+
+
+def test_learned_subjects_follow_the_audit_seed() -> None:
+    """Trained encoders are random choices too: the same audit seed gives the same runs and the
+    same result, a different seed trains different runs (issue 10, item 10). Uses the shared cache
+    (the quick runs of seed 0 are the ones the claims' tests train)."""
+    def points(seed: int) -> list[np.ndarray]:
+        fam = get("merad.fig1").subjects[0].for_seed(seed)
+        return [np.concatenate(s.mixture.points) for s in fam.exhaustive(quick=True)]
+
+    base, again, other = points(0), points(0), points(1)
+    assert all(np.array_equal(a, b) for a, b in zip(base, again, strict=True))
+    assert not any(np.allclose(a, b) for a, b in zip(base, other, strict=True))
+    budget = Budget(examples=0, adversarial_starts=0, quick=True)
+    r0, r0b, r1 = (check_claim(get("merad.fig1"), budget, seed=s) for s in (0, 0, 1))
+    assert (r0.worst_ratio, r0.min_slack) == (r0b.worst_ratio, r0b.min_slack)
+    assert (r0.worst_ratio, r0.min_slack) != (r1.worst_ratio, r1.min_slack)
+    assert [r.seed for r in ex.for_seed(ex.FIG1_RUNS, 1)] == [1000 + r.seed for r in ex.FIG1_RUNS]

@@ -12,9 +12,20 @@ from theorems.engine.budget import PROFILES
 from theorems.engine.check import check_claim
 from theorems.engine.registry import all_claims, get
 from theorems.papers.ren import flow
-from theorems.papers.ren.model import (DataModel, RunSpec, alignment_score, b17, balance_score, condition_number,
-                                       initial_factor, loss_function, population_maps, stable_rank, state_metrics,
-                                       train)
+from theorems.papers.ren.model import (
+    DataModel,
+    RunSpec,
+    alignment_score,
+    b17,
+    balance_score,
+    condition_number,
+    initial_factor,
+    loss_function,
+    population_maps,
+    stable_rank,
+    state_metrics,
+    train,
+)
 
 REN_IDS = {"ren.alignment_score", "ren.balance_score", "ren.unbalanced_example", "ren.theorem43a", "ren.theorem43b",
            "ren.stagewise", "ren.lemma_a7", "ren.lemma_b17", "ren.stage2_rate"}
@@ -92,7 +103,7 @@ def test_reduced_parametrization_is_exact() -> None:
     import torch
 
     model = DataModel(sigma=(3.0, 1.0, 0.5), sigma_xi=0.3, d_xi=2, lam=1.0)
-    m, d, k = 40, 7, model.k
+    m, d = 40, 7
     rng = np.random.default_rng(0)
     A, Axi = model.matrices(d, rng)
     B, Bxi = model.matrices(d, rng)
@@ -169,7 +180,7 @@ def test_a_dynamics_claim_takes_the_audit_seed(tmp_path, monkeypatch) -> None:
         return result.experiment
 
     first, again, other = outcome(0, "a"), outcome(0, "b"), outcome(1, "c")
-    strip = lambda e: [{k: v for k, v in row.items()} for row in e["configurations"]]  # noqa: E731
+    strip = lambda e: [{k: v for k, v in row.items()} for row in e["configurations"]]
     assert strip(first) == strip(again) and first["value"] == again["value"]
     assert first["seeds"] == [0] and other["seeds"] == [1]
     assert [row["cond_end"] for row in first["configurations"]] != [row["cond_end"] for row in other["configurations"]]

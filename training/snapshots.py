@@ -14,7 +14,7 @@ so the audit and the tests do not retrain what they already have.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -22,6 +22,9 @@ import numpy as np
 from training.cache import Arrays, cache_dir, cached_run, run_key
 
 EVAL_SEED = 12345  # which digits form the evaluation subset: fixed, independent of the run seed
+
+
+SEED_STRIDE = 1000  # the runs of audit seed s use seeds 1000 s + 0, 1, ...
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,11 @@ class RunSpec:
 
     def key(self) -> str:
         return run_key(asdict(self))
+
+    def for_audit_seed(self, audit_seed: int) -> "RunSpec":
+        """This run as the audit with seed ``audit_seed`` trains it: seed ``seed + 1000 audit_seed``
+        (audit seed 0 keeps the run's own seed, so its cache entries stay valid)."""
+        return replace(self, seed=self.seed + SEED_STRIDE * audit_seed)
 
 
 @dataclass

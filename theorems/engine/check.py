@@ -132,6 +132,9 @@ def _(claim: ExperimentClaim, result: ClaimResult, budget: Budget, ctx: RunConte
     if failed:  # a run outside the theorem's regime is never evidence either way
         result.verdict = Verdict.UNTESTED
         result.reason = "out of regime: " + "; ".join(r.describe() for r in failed) + f". Measured: {result.reason}"
+    elif claim.quantifier == "exists" and outcome.universal_failure:
+        result.verdict = Verdict.REFUTED  # the universal part failed inside the regime
+        result.reason = f"universal part violated: {outcome.universal_failure}. Measured: {result.reason}"
     elif claim.quantifier == "exists":
         if outcome.verdict == Verdict.CONSISTENT:
             label = outcome.witness.get("config", outcome.witness) if outcome.witness else None
@@ -150,6 +153,7 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
     tracker = Tracker(claim)
     families = claim.subjects
     for i, family in enumerate(families):
+        family = family.for_seed(ctx.seed)
         share = budget.examples // max(1, len(families))
         if share > 0 and family.strategy() is not None:
             random_search(claim, family, share, ctx.seed + 7919 * i, tracker)

@@ -53,6 +53,9 @@ class ExperimentOutcome:
     regime: list[RegimeCheck] = field(default_factory=list)
     configurations: list[dict[str, Any]] = field(default_factory=list)
     witness: dict[str, Any] | None = None
+    # a universal part of an existence claim (a bound said to hold along every path, beside the
+    # "there exists"): when it fails inside the regime the claim is refuted, not "no witness"
+    universal_failure: str = ""
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)

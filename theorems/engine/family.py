@@ -15,6 +15,7 @@ hand-written families of the shipped papers implement it directly.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -47,7 +48,19 @@ class SubjectFamily:
     symbols: frozenset[sympy.Symbol] | None = None  # the quantities it computes (None: not declared)
     differentiable: frozenset[sympy.Symbol] = frozenset()  # those it can compute from torch params
 
+    seed: int = 0  # the audit seed the family was drawn for (see for_seed)
+
     # -- drawing ---------------------------------------------------------------
+    def for_seed(self, seed: int) -> "SubjectFamily":
+        """This family for the audit seed ``seed``: a copy whose ``seed`` is set. Families whose
+        subjects come from random choices outside hypothesis (trained encoders) derive those
+        choices from ``self.seed``, so that a different audit seed gives different runs."""
+        if seed == self.seed:
+            return self
+        twin = copy.copy(self)
+        twin.seed = seed
+        return twin
+
     def strategy(self) -> st.SearchStrategy[Any] | None:
         """Random subjects (None: the family has only its exhaustive list, e.g. learned encoders)."""
         return None

@@ -70,7 +70,7 @@ class LearnedMixtures(Mixtures):
 
     def exhaustive(self, quick: bool = False) -> Iterable[MixtureSubject]:
         for spec in self.quick_runs if quick else self.runs:
-            snaps = run_snapshots(spec)
+            snaps = run_snapshots(spec.for_audit_seed(self.seed))
             if quick or not self.every_step:
                 snaps = [snaps[0], snaps[-1]]
             for snap in snaps:
@@ -85,12 +85,13 @@ class LearnedMixtures(Mixtures):
 class LearnedTriplets(Triplets):
     """Network outputs on fixed training triplets: z_i = (f(x_i), f(x_i+), f(x_i-)).
 
-    ``outputs`` returns, for the full or the quick sweep, a list of (description, z (n, 3, d)).
+    ``outputs(quick, seed)`` returns, for the full or the quick sweep and the audit seed, a list of
+    (description, z (n, 3, d)).
     """
 
     origin = "learned"
 
-    def __init__(self, outputs: Callable[[bool], list[tuple[str, np.ndarray]]], label: str) -> None:
+    def __init__(self, outputs: Callable[[bool, int], list[tuple[str, np.ndarray]]], label: str) -> None:
         super().__init__("ball")
         self.outputs = outputs
         self.name = f"learned encoders ({label})"
@@ -108,7 +109,7 @@ class LearnedTriplets(Triplets):
             raise AssumptionError(f"{self.name}: z must be a finite 3 x d array")
 
     def exhaustive(self, quick: bool = False) -> Iterable[TripletSubject]:
-        for description, triplets in self.outputs(quick):
+        for description, triplets in self.outputs(quick, self.seed):
             C = float(np.max(np.linalg.norm(triplets, axis=2)))
             for i, z in enumerate(triplets):
                 yield TripletSubject(np.asarray(z, dtype=np.float64), np.zeros_like(z), C,
@@ -140,7 +141,7 @@ class NormSnapshots(SubjectFamily):
 
     def exhaustive(self, quick: bool = False) -> Iterable[NormSubject]:
         for spec in self.quick_runs if quick else self.runs:
-            for snap in run_snapshots(spec):
+            for snap in run_snapshots(spec.for_audit_seed(self.seed)):
                 yield NormSubject(snap.norm_min, snap.norm_max, snap.describe())
 
     def quantities(self, subject: NormSubject, symbols: Iterable[sympy.Symbol], xp: Backend,

@@ -26,8 +26,8 @@ LAMBDA = 5e-3  # the cross-correlation loss's off-diagonal weight
 
 
 def _runs(loss: str, quick: bool, seed: int = 0) -> tuple[RunSpec, ...]:
-    """The training runs: seeds ``seed + SEEDS`` (the subject families use the audit seed's default 0:
-    SubjectFamily.exhaustive receives no seed; the report artifacts take RunContext.seed)."""
+    """The training runs of the audit seed ``seed``: seeds ``seed + SEEDS`` (the subject families
+    take it from ``SubjectFamily.for_seed``, the report artifacts from ``RunContext.seed``)."""
     steps, log_every, seeds = (30, 15, SEEDS[:1]) if quick else (300, 100, SEEDS)
     return tuple(RunSpec(f"huang-{loss}", seed=seed + s, loss=loss, positives="views", augment=True, aug_views=2,
                          per_class=5, steps=steps, log_every=log_every, batch_size=128) for s in seeds)
@@ -71,7 +71,7 @@ class LearnedAugmented(AugmentedFamily):
         return None
 
     def exhaustive(self, quick: bool = False) -> Iterable[AugSubject]:
-        for spec in _runs(self.loss, quick):
+        for spec in _runs(self.loss, quick, self.seed):
             for snap in run_snapshots(spec):
                 yield subject(snap, self.norm)
 

@@ -35,6 +35,11 @@ QUICK_N1 = (RunSpec("quick", seed=0, n_negatives=1, steps=40, log_every=20, per_
 QUICK_N15 = (RunSpec("quick", seed=0, n_negatives=15, steps=40, log_every=20, per_class=6),)
 
 
+def for_seed(runs: tuple[RunSpec, ...], audit_seed: int) -> tuple[RunSpec, ...]:
+    """The runs as the audit with seed ``audit_seed`` trains them (RunSpec.for_audit_seed)."""
+    return tuple(spec.for_audit_seed(audit_seed) for spec in runs)
+
+
 def learned_section3(uniform: bool = False, ks: tuple[int, ...] = (1,), negatives: bool = False,
                      every_step: bool = True) -> LearnedMixtures:
     """Trained encoders for the Section 3 claims: N = 1 runs, or the N >= 15 runs (Lemma 2)."""
@@ -87,7 +92,7 @@ def _figure(path: Path, title: str, panels: list[tuple[str, dict[int, dict[str, 
 def figure1(ctx: RunContext) -> str:
     """Figure 1: L_un and L^mu_sup(f, C) along training, N = 1, 5 runs and their mean."""
     out_dir, quick = ctx.out_dir, ctx.quick
-    runs = QUICK_N1 if quick else FIG1_RUNS
+    runs = for_seed(QUICK_N1 if quick else FIG1_RUNS, ctx.seed)
     curves = _curves(runs, [mx.L_un, mx.L_sup_mu, mx.p_min])
     for c in curves.values():
         c["bound_no_log"] = c["L_un"] / c["p_min"]
@@ -102,7 +107,7 @@ def figure1(ctx: RunContext) -> str:
 def figure2(ctx: RunContext) -> str:
     """Figure 2: L^N_un and L^mu_sup for N = 15, 25, 35."""
     out_dir, quick = ctx.out_dir, ctx.quick
-    runs = QUICK_N15 if quick else FIG2_RUNS
+    runs = for_seed(QUICK_N15 if quick else FIG2_RUNS, ctx.seed)
     panels = []
     for n in sorted({r.n_negatives for r in runs}):
         curves = _curves(tuple(r for r in runs if r.n_negatives == n), [mx.L_un_N, mx.L_sup_mu])
@@ -116,7 +121,7 @@ def figure2(ctx: RunContext) -> str:
 def figure3(ctx: RunContext) -> str:
     """Figure 3: min and max output norms over the data along training."""
     out_dir, quick = ctx.out_dir, ctx.quick
-    runs = (QUICK_N1 + QUICK_N15) if quick else (FIG1_RUNS + FIG2_RUNS)
+    runs = for_seed((QUICK_N1 + QUICK_N15) if quick else (FIG1_RUNS + FIG2_RUNS), ctx.seed)
     curves: dict[int, dict[str, np.ndarray]] = {}
     rows = []
     for i, spec in enumerate(runs):
@@ -189,11 +194,14 @@ def _gd_run(width: int, seed: int, steps: int) -> dict[str, np.ndarray]:
     return {"history": np.array(history), "outputs": z, "delta": np.asarray(trip.delta)}
 
 
-def theorem1_runs(quick: bool) -> list[dict[str, Any]]:
-    """Every (width, seed) run, from the cache of trained runs."""
+def theorem1_runs(quick: bool, audit_seed: int = 0) -> list[dict[str, Any]]:
+    """Every (width, seed) run of the audit seed (seeds 1000 audit_seed + 0, 1, ...), from the
+    cache of trained runs."""
     from training.cache import cached_run
+    from training.snapshots import SEED_STRIDE
 
     widths, seeds, steps = (QUICK_WIDTHS, SEEDS[:2], QUICK_STEPS) if quick else (WIDTHS, SEEDS, STEPS)
+    seeds = tuple(s + SEED_STRIDE * audit_seed for s in seeds)
     runs = []
     for width in widths:
         for seed in seeds:
@@ -205,10 +213,10 @@ def theorem1_runs(quick: bool) -> list[dict[str, Any]]:
     return runs
 
 
-def triplet_outputs(quick: bool) -> list[tuple[str, np.ndarray]]:
+def triplet_outputs(quick: bool, audit_seed: int = 0) -> list[tuple[str, np.ndarray]]:
     """The final network outputs of each run, for Lemma 7 (merad.lemma7) as learned subjects
     (a diverged run has no finite outputs and gives no subject; theorem1 reports it)."""
-    return [(f"theorem1 width {r['width']} seed {r['seed']}", r["outputs"]) for r in theorem1_runs(quick)
+    return [(f"theorem1 width {r['width']} seed {r['seed']}", r["outputs"]) for r in theorem1_runs(quick, audit_seed)
             if np.all(np.isfinite(r["outputs"]))]
 
 
@@ -227,7 +235,7 @@ def theorem1(ctx: RunContext) -> ExperimentOutcome:
     """Dynamics verdict for Theorem 1 from the GD runs at growing width."""
     out_dir, quick = ctx.out_dir, ctx.quick
 
-    runs = theorem1_runs(quick)
+    runs = theorem1_runs(quick, ctx.seed)
     widths = sorted({r["width"] for r in runs})
     top = [r for r in runs if r["width"] == widths[-1]]
     final = {w: [r["history"][-1][1] for r in runs if r["width"] == w] for w in widths}

@@ -206,7 +206,7 @@ class LearnedTrainingSets(TrainingSets):
         return None
 
     def exhaustive(self, quick: bool = False) -> Iterable[TrainingSet]:
-        for description, z in self.outputs(quick):  # z: (n, 3, d), the n triplets' outputs
+        for description, z in self.outputs(quick, self.seed):  # z: (n, 3, d), the n triplets' outputs
             n = z.shape[0]
             Y = np.asarray(z, dtype=np.float64).reshape(3 * n, -1)
             T = np.arange(3 * n).reshape(n, 3)

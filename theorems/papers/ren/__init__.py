@@ -11,4 +11,4 @@ PAPER = declare("ren",
                 "Ren & Li -- On the Importance of Contrastive Loss in Multimodal Learning",
                 ("002_1392d7a5a1d595de.txt",), __name__, __file__)
 
-from theorems.papers.ren import claims  # noqa: E402,F401  (registers the claims)
+from theorems.papers.ren import claims  # noqa: F401  (registers the claims)

@@ -9,18 +9,34 @@ measured on the run (:func:`regime_checks`); the claims read verdict maps over t
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from theorems.engine.claim import RunContext
-from theorems.engine.experiment import (ExperimentOutcome, RegimeCheck, draw_verdict_map, markdown_table,
-                                        read_map)
+from theorems.engine.experiment import (
+    ExperimentOutcome,
+    RegimeCheck,
+    draw_verdict_map,
+    markdown_table,
+    read_map,
+)
 from theorems.engine.verdict import Verdict
 from theorems.papers.ren import flow
-from theorems.papers.ren.model import (KAPPA_MAX, SHIFT, DataModel, RunSpec, alignment_mc, b17, cached_train,
-                                       geometric, tracking_gap, two_level)
+from theorems.papers.ren.model import (
+    KAPPA_MAX,
+    SHIFT,
+    DataModel,
+    RunSpec,
+    alignment_mc,
+    b17,
+    cached_train,
+    geometric,
+    tracking_gap,
+    two_level,
+)
 
 EPS_ALIGN = 0.05  # aligned: Align >= 1 - eps (eps must exceed 2^-r, the ties of equal latents)
 C_BALANCE = 2.0  # balanced: Bal >= r / c
@@ -159,7 +175,7 @@ def theorem43a(ctx: RunContext) -> ExperimentOutcome:
     verdict = Verdict.CONSISTENT if witnesses else Verdict.REFUTED  # the engine reads REFUTED as "not found"
     pool = witnesses or [row for row in configs if row["in_regime"]] or configs
     chosen = pool[0] if witnesses else max(pool, key=lambda row: row["bal_init"] - row["bal_end"])
-    spec, run, checks, extra = runs[chosen["spectrum"]]
+    spec, run, checks, _extra = runs[chosen["spectrum"]]
     mc_mean, mc_se, spread = _norm_mc(spec, run, n_align)
     rows = [(row["spectrum"], row["c"], row["verdict"].value, "yes" if row["in_regime"] else "no", row["steps"],
              row["grad_rel"], row["align_end"], row["bal_init"], row["bal_end"], row["r/c"], row["cond_init"],
@@ -168,14 +184,14 @@ def theorem43a(ctx: RunContext) -> ExperimentOutcome:
           *markdown_table(rows, ("data model", "c", "verdict", "in regime", "steps", "|grad| / |grad_0|",
                                  "Align (end)", "Bal (init)", "Bal (end)", "r/c", "cond(P_A) init",
                                  "cond(P_A) end", "flow cond end")), "",
-          f"Rule per configuration: a witness (consistent) when the run reaches an approximate stationary point "
+          (f"Rule per configuration: a witness (consistent) when the run reaches an approximate stationary point "
           f"(|grad| <= 2e-3 |grad_0|), ends aligned (Align >= {1 - EPS_ALIGN:g}) and not balanced (Bal < r/c) "
           "while it was balanced at initialization (Bal >= r/c; otherwise untested: 'not balanced' would not "
           "come from training). Theorem 4.3 (a) is an existence claim: the verdict is 'witness found' if any "
-          "configuration inside the regime is a witness, and 'not found at these settings' otherwise.", "",
-          f"Population normalization at the reported model, Monte Carlo cross-check over {n_align} inputs: "
+          "configuration inside the regime is a witness, and 'not found at these settings' otherwise."), "",
+          (f"Population normalization at the reported model, Monte Carlo cross-check over {n_align} inputs: "
           f"mean ||f_A||^2 = {mc_mean:.4f} +- {mc_se:.4f}; the norms ||f_A(x)|| spread with std {spread:.3g} "
-          "(per-sample normalization would give 0).", "",
+          "(per-sample normalization would give 0)."), "",
           _map_figure(ctx, configs, "spectrum", "c", "ren.theorem43a.map", "Theorem 4.3 (a): witness search")]
     witness = None
     if witnesses:
@@ -248,12 +264,12 @@ def theorem43b(ctx: RunContext) -> ExperimentOutcome:
     md = ["#### Theorem 4.3 (b): contrastive training, every admissible data model for each (beta1, beta2)", "",
           *markdown_table(rows, ("(beta1, beta2)", "data model", "verdict", "in regime", "T1 (steps)", "steps",
                                  "Align (end)", "Bal (end)", "cond(P_A) at T1", "cond(P_A) end", "flow cond end")), "",
-          f"Rule: a configuration is consistent when the run ends aligned (Align >= {1 - EPS_ALIGN:g}) and balanced "
+          (f"Rule: a configuration is consistent when the run ends aligned (Align >= {1 - EPS_ALIGN:g}) and balanced "
           f"(Bal >= r/{C_BALANCE:g}); Stage 1 lasts until the end-of-Stage-1 conditions of Lemma B.1 (every cosine "
           f">= 0.99, noise-to-signal <= 0.01), Stage 2 until cond(P_A) <= {COND_NEAR_ONE:g} (at most 3000 steps). "
           "The theorem says there EXIST beta1, beta2 working FOR EVERY admissible data model: a pair is a witness "
           "when every model of the sweep is consistent inside the regime; the worst model of the pair is reported. "
-          f"Pairs that work: {', '.join(good) if good else 'none'}.", "",
+          f"Pairs that work: {', '.join(good) if good else 'none'}."), "",
           _map_figure(ctx, configs, "spectrum", "betas", "ren.theorem43b.map", "Theorem 4.3 (b): (beta1, beta2) x data model"),
           "", figure(ctx, [_contrastive_spec(models[name], seed, *map(float, _pair(best))) for name in models],
                      "ren.fig1.png")]
@@ -322,12 +338,12 @@ def stagewise(ctx: RunContext) -> ExperimentOutcome:
           *markdown_table(rows, ("beta1", "T1 / T*", "verdict", "in regime", "T1 (steps)", "Align at T1",
                                  "cond(P_A) init", "max cond in Stage 1", "cond at T1", "flow cond at T1",
                                  "cond end")), "",
-          f"Data model: Lemma B.17's spectrum sigma = {STAGEWISE_MODEL}, beta2 = {b2s[0]:g}. T* = the first time the "
+          (f"Data model: Lemma B.17's spectrum sigma = {STAGEWISE_MODEL}, beta2 = {b2s[0]:g}. T* = the first time the "
           "end-of-Stage-1 conditions of Lemma B.1 hold (every cosine >= 0.99, noise-to-signal <= 0.01); Stage 1 runs "
           "for T1 = (T1/T*) T*. Rule per configuration: consistent when Stage 1 ends aligned (Align >= "
           f"{1 - EPS_ALIGN:g}) with cond(T1) > cond(0) and Stage 2 lowers it (cond(end) < cond(T1)); refuted when "
           "cond(T1) <= cond(0) or Stage 2 does not lower it; the map reads consistent only if every configuration "
-          "inside the regime is.", "",
+          "inside the regime is."), "",
           _map_figure(ctx, configs, "beta1", "t1_factor", "ren.stagewise.map", "Stage-wise picture: beta1 x T1/T*")]
     inside = [key for key, cs in checks_of.items() if all(c.holds for c in cs)]
     shown = checks_of[inside[0]] if inside else checks_of[(b1s[0], factors[0])]  # no configuration inside: untested

@@ -24,8 +24,9 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -178,7 +179,6 @@ def log_ratio_rate(y: np.ndarray, model: FlowModel, beta: float | None, i: int, 
     """d/dt log(a_i / a_j) along the flow, in closed form:
     (2 / N_A^2) [sigma_i^2 (g_i c_i / a_i - s) - sigma_j^2 (g_j c_j / a_j - s)]."""
     r = model.r
-    u, v, XA, XB = unpack(y, r)
     q = tracked(y, model)
     s2 = np.asarray(model.sigma, dtype=float) ** 2
     c, a = q["c"], q["a"]

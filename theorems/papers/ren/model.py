@@ -28,9 +28,11 @@ below is listed with the passage it rests on in ``proofs_md/ren.*.md``.
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -121,7 +123,7 @@ class DataModel:
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
         """n positive pairs in latent coordinates: w_A = (z, xi_A), w_B = (z, xi_B), and independent
         negatives w_B' = (z', xi_B'); all entries uniform signs."""
-        sign = lambda *shape: rng.choice((-1.0, 1.0), size=shape)  # noqa: E731
+        sign = lambda *shape: rng.choice((-1.0, 1.0), size=shape)
         z, zn = sign(n, self.r), sign(n, self.r)
         return {"wa": np.hstack([z, sign(n, self.d_xi)]), "wb": np.hstack([z, sign(n, self.d_xi)]),
                 "wb_neg": np.hstack([zn, sign(n, self.d_xi)])}
@@ -388,7 +390,7 @@ def flow_twin(spec: RunSpec, run: dict[str, np.ndarray], refine: int = 1) -> dic
 
     fm = spec.model.flow()
     logged = np.asarray(run["t"], dtype=float)
-    times = np.unique(np.concatenate([np.linspace(a, b, refine + 1) for a, b in zip(logged[:-1], logged[1:])])) \
+    times = np.unique(np.concatenate([np.linspace(a, b, refine + 1) for a, b in itertools.pairwise(logged)])) \
         if refine > 1 and len(logged) > 1 else logged
     t1 = float(run["t1"]) * spec.eta
     contrastive = spec.method == "contrastive"
@@ -403,7 +405,7 @@ def flow_twin(spec: RunSpec, run: dict[str, np.ndarray], refine: int = 1) -> dic
             states.append((0.0, y))
         if end <= start or len(pts) == 0:
             continue
-        sol = solve_ivp(lambda t, yy: flow.rhs(yy, fm, beta), (start, end), y, method="DOP853",
+        sol = solve_ivp(lambda t, yy, beta=beta: flow.rhs(yy, fm, beta), (start, end), y, method="DOP853",
                         t_eval=np.clip(pts, start, end), rtol=1e-9, atol=1e-12)
         if not sol.success:
             raise RuntimeError(f"the infinite-width flow failed to integrate: {sol.message}")
