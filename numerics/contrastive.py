@@ -269,8 +269,8 @@ def l_un_n_monte_carlo(
     pair_p = pair_p / pair_p.sum()
     pi = np.asarray(arr.pi)
     pi = pi / pi.sum()
-    q = rng.choice(len(pair_p), size=samples, p=pair_p)
-    negs = rng.choice(pi.size, size=(samples, N), p=pi)
+    q = _choice(rng, pair_p, samples)
+    negs = _choice(rng, pi, (samples, N))
     x = logits[q[:, None], negs]  # (samples, N)
     vals = np.logaddexp(0.0, _lse_rows(x))
     lo = float(np.logaddexp(0.0, np.log(N) + logits.min()))
@@ -278,6 +278,32 @@ def l_un_n_monte_carlo(
     radius = (hi - lo) * math.sqrt(math.log(2.0 / alpha) / (2.0 * samples))
     return Enclosure.around(float(vals.mean()), radius, alpha,
                             f"Monte Carlo, {samples} samples (seed {seed}), Hoeffding radius {radius:.3g}")
+
+
+#: buckets of the lookup table of :func:`_choice` (a power of 2: u * K is exact)
+_CHOICE_BUCKETS = 1 << 14
+
+
+def _choice(rng: np.random.Generator, p: np.ndarray, shape: int | tuple[int, ...]) -> np.ndarray:
+    """``rng.choice(p.size, size=shape, p=p)`` (with replacement): the same draws, faster.
+
+    numpy draws u = rng.random(shape) and returns searchsorted(cdf, u, side="right") with
+    cdf = cumsum(p) / its last entry. The index is non-decreasing in u, so for u in the bucket
+    [k / K, (k + 1) / K) (k = floor(u K), exact for K a power of 2) it lies between the indices
+    of the bucket's two ends; where those agree (most buckets) it is read from a table, and only
+    the rest is searched. Same random stream, same indices (tests/test_bench_sampling.py)."""
+    cdf = np.asarray(p, dtype=np.float64).cumsum()
+    cdf /= cdf[-1]
+    u = rng.random(shape)
+    K = _CHOICE_BUCKETS
+    ends = cdf.searchsorted(np.arange(K + 1, dtype=np.float64) / K, side="right")
+    k = (u * K).astype(np.intp)
+    idx = ends[k]
+    amb = np.flatnonzero(idx != ends[k + 1])
+    if amb.size:
+        flat = idx.reshape(-1)
+        flat[amb] = cdf.searchsorted(u.reshape(-1)[amb], side="right")
+    return idx.astype(np.int64, copy=False)
 
 
 def _lse_rows(x: np.ndarray) -> np.ndarray:

@@ -40,6 +40,12 @@ Methods (every float path sums non-negative terms only):
   Var(T) = n^2 H^(2)_n - n H_n < (n pi)^2 / 6.  The paper prints
   Var(T) = (N_C pi)^2 / 6 (Section 3.1); that is only an upper bound, which
   its Chebyshev bound P(|T - n H_n| >= beta n) <= pi^2 / (6 beta^2) uses.
+  Speed (issue 13): P(T = t) is one cascade of the n stage filters (one
+  scipy.signal.sosfilt call instead of 2n lfilter calls; the same floats),
+  P(T > t) one nested cascade, the lower tails exact integer prefix sums (the
+  same floats as math.fsum), E[T] and Var(T) by binary splitting (exact,
+  cached): the 1000 distributions (12 000 examples) of merad.coupon.chebyshev's exhaustive
+  pass take ~20 s instead of ~150-300 s.
 
 Accuracy of the float paths: relative 1e-12 (measured <= 1.1e-15) against the mp
 twin; log_p_cc keeps that relative accuracy where p_cc underflows (e.g.
@@ -49,6 +55,7 @@ result is exact for the rounded, normalised rho.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import math
@@ -682,22 +689,109 @@ def p_cc_uniform_dp(n: int, N: int) -> tuple[float, float]:
     return float(v[n]), math.fsum(v[:n].tolist())
 
 
+def _stage_sections(n: int) -> np.ndarray:
+    """The n first-order sections of T = G_1 + ... + G_n as scipy ``sos`` rows: stage i adds
+    G_i ~ Geometric(p_i), p_i = (n - i + 1)/n, q_i = 1 - p_i = (i - 1)/n, i.e. the filter
+    B[t] = q_i B[t-1] + p_i A[t-1] (numerator [0, p_i], denominator [1, -q_i])."""
+    i = np.arange(1, n + 1, dtype=float)
+    sos = np.zeros((n, 6))
+    sos[:, 1] = (n - i + 1) / n
+    sos[:, 3] = 1.0
+    sos[:, 4] = -((i - 1) / n)
+    return sos
+
+
+def _uniform_pmf(n: int, t_max: int) -> np.ndarray:
+    """P(T = t), t = 0..t_max, for uniform rho: the n stages as ONE cascade of first-order
+    filters applied to the unit impulse (scipy.signal.sosfilt, one C loop).
+
+    Each stage computes B[t] = fl(fl(p_i A[t-1]) + fl(q_i B[t-1])) -- the same operations, in
+    the same order, as one ``lfilter([0, p_i], [1, -q_i], A)`` per stage (the empty second-order
+    coefficients add exact zeros), so the result is bit-for-bit the stage-by-stage one, at
+    1/10 to 1/30 of the cost. Every operation is on non-negative numbers. A value is a prefix:
+    the entries t <= t_max do not depend on t_max."""
+    x = np.zeros(t_max + 1)
+    x[0] = 1.0
+    return signal.sosfilt(_stage_sections(n), x)
+
+
+def _uniform_sf(n: int, t_max: int) -> np.ndarray:
+    """P(T > t), t = 0..t_max, for uniform rho: non-negative terms only, one cascade.
+
+    With R_i = 1 / (1 - q_i z^-1) (the filter C[t] = q_i C[t-1] + A[t]) and the stage filters
+    G_i = p_i z^-1 R_i, adding G_i to A gives P(A + G_i > t) = P(A > t) + (R_i A)[t], so
+
+        P(T > .) = sum_i R_i G_{i-1} ... G_1 delta = R_1 (delta + p_1 z^-1 R_2 (delta + ... R_n delta)),
+
+    evaluated from the inside (stage n) out as one cascade whose section i is G_i with its state
+    started at 1 (which adds R_i delta: the injected impulse). Each output is a sum of products
+    of the non-negative p_i, q_i; its relative rounding error is at most about 2 (t + n) u
+    (u = 2^-53; ~4e-12 at n = 1000, t = 17 500), the same order as summing the stages'
+    R_i A one by one (measured: both within 3e-14 of the exact values at n = 60, 200)."""
+    sos = _stage_sections(n)[::-1].copy()
+    zi = np.zeros((n, 2))
+    zi[:, 0] = 1.0
+    sf, _ = signal.sosfilt(sos, np.zeros(t_max + 1), zi=zi)
+    return sf
+
+
 def _uniform_pmf_sf(n: int, t_max: int) -> tuple[np.ndarray, np.ndarray]:
     """P(T = t) and P(T > t), t = 0..t_max, for uniform rho (non-negative recursions).
 
-    T = G_1 + ... + G_n with G_i ~ Geometric((n - i + 1)/n) on {1, 2, ...}.
-    Adding G ~ Geom(p), q = 1 - p, to A: B[t] = q B[t-1] + p A[t-1] and
-    P(A + G > t) = P(A > t) + C[t], C[t] = q C[t-1] + A[t].
+    T = G_1 + ... + G_n with G_i ~ Geometric((n - i + 1)/n) on {1, 2, ...}; see
+    :func:`_uniform_pmf` and :func:`_uniform_sf`.
     """
-    pmf = np.zeros(t_max + 1)
-    pmf[0] = 1.0
-    sf = np.zeros(t_max + 1)
-    for i in range(1, n + 1):
-        p = (n - i + 1) / n
-        q = (i - 1) / n
-        sf = sf + signal.lfilter([1.0], [1.0, -q], pmf)
-        pmf = signal.lfilter([0.0, p], [1.0, -q], pmf)
-    return pmf, sf
+    return _uniform_pmf(n, t_max), _uniform_sf(n, t_max)
+
+
+_FSUM_SHIFT = 1127  # a finite float64 x >= 0 is m 2^(s - 1127) with integers 0 <= m < 2^53, s >= 0
+
+
+def _fsum_prefixes(a: np.ndarray, ends: Sequence[int]) -> list[float]:
+    """``[math.fsum(a[:e]) for e in ends]`` for a finite non-negative array: each the correctly
+    rounded value of the exact sum, computed once for all prefixes in exact integer arithmetic.
+
+    Every x = a[t] is m 2^(s - 1127) exactly (np.frexp); m is split into 27 + 26 bit halves whose
+    sums per exponent s are exact in float64 (np.bincount, < 2^53 for < 2^26 terms); the exact
+    total is then a Python integer over 2^1127, and int / int is correctly rounded in Python.
+    math.fsum is correctly rounded too, so the results are the same floats, without fsum's cost
+    on terms spread over hundreds of binades (~1 us per term there)."""
+    out: dict[int, float] = {}
+    total = 0
+    done = 0
+    for e in sorted(set(int(e) for e in ends)):
+        e = max(0, min(e, a.size))
+        if e > done:
+            seg = a[done:e]
+            mant, ex = np.frexp(seg)
+            m = np.ldexp(mant, 53).astype(np.int64)
+            s = (ex.astype(np.int64) + (_FSUM_SHIFT - 53)) * (m > 0)
+            if s.size and int(s.min()) < 0:  # pragma: no cover - only for negative or non-finite input
+                raise ValueError("_fsum_prefixes needs finite non-negative terms")
+            hi = np.bincount(s, weights=(m >> 26).astype(float))
+            lo = np.bincount(s, weights=(m & ((1 << 26) - 1)).astype(float))
+            for k in np.flatnonzero(hi).tolist():
+                total += int(hi[k]) << (k + 26)
+            for k in np.flatnonzero(lo).tolist():
+                total += int(lo[k]) << k
+            done = e
+        out[e] = total / (1 << _FSUM_SHIFT)
+    return [out[max(0, min(int(e), a.size))] for e in ends]
+
+
+def _two_sided_tails(n: int, thresholds: Sequence[tuple[int, int]]) -> list[float]:
+    """P(T <= a) + P(T >= b) for each (a, b), both tails summed directly, the distribution of T
+    computed once: P(T <= a) as the correctly rounded sum of P(T = t), t <= a (0 when a < n,
+    where every term is 0), P(T >= b) = P(T > b - 1) (1 when b < 1)."""
+    a_need = [a for a, _ in thresholds if a >= n]
+    b_need = [b - 1 for _, b in thresholds if b >= 1]
+    lower: dict[int, float] = {}
+    if a_need:
+        pmf = _uniform_pmf(n, max(a_need))
+        lower = dict(zip(a_need, _fsum_prefixes(pmf, [a + 1 for a in a_need])))
+    sf = _uniform_sf(n, max(b_need)) if b_need else np.ones(0)
+    return [(lower.get(a, 0.0) if a >= 0 else 0.0) + (float(sf[b - 1]) if b >= 1 else 1.0)
+            for a, b in thresholds]
 
 
 def coupon_distribution(n: int, t_max: int) -> np.ndarray:
@@ -705,33 +799,40 @@ def coupon_distribution(n: int, t_max: int) -> np.ndarray:
     n = _check_n_classes(n)
     if isinstance(t_max, bool) or not isinstance(t_max, numbers.Integral) or t_max < 0:
         raise AssumptionError(f"t_max = {t_max!r}: t_max must be a non-negative integer")
-    return _uniform_pmf_sf(n, int(t_max))[0]
+    return _uniform_pmf(n, int(t_max))
+
+
+def _split_sum(lo: int, hi: int, power: int) -> tuple[int, int]:
+    """sum_{k=lo}^{hi-1} 1/k^power as an (unreduced) integer fraction (p, q), by binary splitting."""
+    if hi - lo == 1:
+        return 1, lo**power
+    mid = (lo + hi) // 2
+    p1, q1 = _split_sum(lo, mid, power)
+    p2, q2 = _split_sum(mid, hi, power)
+    return p1 * q2 + p2 * q1, q1 * q2
+
+
+@functools.lru_cache(maxsize=4096)
+def _harmonic_exact(n: int, power: int) -> Fraction:
+    """H^(power)_n = sum_{k=1}^n 1/k^power, exact (binary splitting: one gcd at the end)."""
+    return Fraction(*_split_sum(1, n + 1, power))
 
 
 def coupon_mean_exact(n: int) -> Fraction:
     """E[T] = sum_i n / (n - i + 1) (= n H_n, Merad et al. Section 3.1), exact."""
     n = _check_n_classes(n)
-    return sum((Fraction(n, n - i + 1) for i in range(1, n + 1)), Fraction(0))
+    return n * _harmonic_exact(n, 1)
 
 
 def coupon_variance_exact(n: int) -> Fraction:
     """Var(T) = sum_i (1 - p_i)/p_i^2, p_i = (n - i + 1)/n, exact.
 
-    Equals n^2 H^(2)_n - n H_n, strictly below the (N_C pi)^2/6 printed as the
-    variance in Merad et al. Section 3.1 (which is only an upper bound).
+    With k = n - i + 1 each term is n (n - k) / k^2, so Var(T) = n^2 H^(2)_n - n H_n, strictly
+    below the (N_C pi)^2/6 printed as the variance in Merad et al. Section 3.1 (which is only an
+    upper bound).
     """
     n = _check_n_classes(n)
-    total = Fraction(0)
-    for i in range(1, n + 1):
-        p = Fraction(n - i + 1, n)
-        total += (1 - p) / (p * p)
-    return total
-
-
-def _two_sided_from(pmf: np.ndarray, sf: np.ndarray, a: int, b: int) -> float:
-    lower = math.fsum(pmf[: a + 1].tolist()) if a >= 0 else 0.0
-    upper = float(sf[b - 1]) if b >= 1 else 1.0
-    return lower + upper
+    return n * n * _harmonic_exact(n, 2) - n * _harmonic_exact(n, 1)
 
 
 def coupon_tail_two_sided(n: int, a: int, b: int) -> float:
@@ -743,8 +844,7 @@ def coupon_tail_two_sided(n: int, a: int, b: int) -> float:
     a, b = int(a), int(b)
     if a >= b:
         raise AssumptionError(f"a = {a}, b = {b}: the two tails overlap, need a < b")
-    pmf, sf = _uniform_pmf_sf(n, max(a, b - 1, 0))
-    return _two_sided_from(pmf, sf, a, b)
+    return _two_sided_tails(n, [(a, b)])[0]
 
 
 def _cheb_thresholds(n: int, beta: Any) -> tuple[int, int]:
@@ -771,9 +871,7 @@ def chebyshev_lhs_grid(n: int, betas: Sequence[float | Fraction]) -> np.ndarray:
     thr = [_cheb_thresholds(n, beta) for beta in betas]
     if not thr:
         return np.zeros(0)
-    t_max = max(max(a, b - 1, 0) for a, b in thr)
-    pmf, sf = _uniform_pmf_sf(n, t_max)
-    return np.array([_two_sided_from(pmf, sf, a, b) for a, b in thr])
+    return np.array(_two_sided_tails(n, thr))
 
 
 def chebyshev_rhs_paper(beta: float) -> float:

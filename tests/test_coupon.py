@@ -299,6 +299,57 @@ def test_two_sided_tail_matches_exact_fractions() -> None:
         assert rel_err(cc.coupon_tail_two_sided(n, a, b), float(ref)) < REL, (a, b)
 
 
+def _stage_by_stage(n: int, t_max: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distribution of T as it was computed before issue 13: one lfilter per stage."""
+    from scipy import signal
+
+    pmf = np.zeros(t_max + 1)
+    pmf[0] = 1.0
+    sf = np.zeros(t_max + 1)
+    for i in range(1, n + 1):
+        p, q = (n - i + 1) / n, (i - 1) / n
+        sf = sf + signal.lfilter([1.0], [1.0, -q], pmf)
+        pmf = signal.lfilter([0.0, p], [1.0, -q], pmf)
+    return pmf, sf
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 17, 64, 301])
+def test_cascade_is_the_stage_by_stage_recursion(n: int) -> None:
+    t_max = int(n * (float(harmonic(n)) + 6)) + 5
+    pmf_ref, sf_ref = _stage_by_stage(n, t_max)
+    pmf, sf = cc._uniform_pmf_sf(n, t_max)
+    assert np.array_equal(pmf, pmf_ref)  # the same operations in the same order: the same floats
+    assert np.all(sf >= 0) and np.all(np.diff(sf) <= 0)
+    # P(T > t): the nested (Horner) form rounds differently; both are within 2 (t + n) u of the truth
+    assert np.all(np.abs(sf - sf_ref) <= 1e-13 * sf_ref)
+    # prefixes: a shorter run gives the same leading values
+    assert np.array_equal(cc._uniform_pmf(n, t_max // 2), pmf[: t_max // 2 + 1])
+    assert np.array_equal(cc._uniform_sf(n, t_max // 2), sf[: t_max // 2 + 1])
+
+
+def test_fsum_prefixes_are_math_fsum() -> None:
+    rng = np.random.default_rng(13)
+    x = np.abs(rng.standard_normal(3000)) * 10.0 ** rng.integers(-330, 300, 3000)
+    x[::7] = 0.0
+    x[5], x[6], x[11] = 5e-324, 2.2250738585072014e-308, 1.7976931348623157e300
+    ends = [0, 1, 6, 7, 100, 2999, 3000, 1500, 1500, 5000]
+    assert cc._fsum_prefixes(x, ends) == [math.fsum(x[:e].tolist()) for e in ends]
+    pmf = cc.coupon_distribution(200, 2000)
+    ends = list(range(0, 2002, 37))
+    assert cc._fsum_prefixes(pmf, ends) == [math.fsum(pmf[:e].tolist()) for e in ends]
+
+
+def test_grid_agrees_with_the_stage_by_stage_tails() -> None:
+    betas = (0.25, 0.5, 1.0, 2.0, 6.0, 10.0)
+    for n in (1, 2, 7, 40, 150):
+        thr = [cc._cheb_thresholds(n, b) for b in betas]
+        pmf, sf = _stage_by_stage(n, max(max(a, b - 1, 0) for a, b in thr))
+        ref = [(math.fsum(pmf[: a + 1].tolist()) if a >= 0 else 0.0) + (sf[b - 1] if b >= 1 else 1.0)
+               for a, b in thr]
+        got = cc.chebyshev_lhs_grid(n, betas)
+        assert np.all(np.abs(got - ref) <= 1e-13 * np.asarray(ref)), n
+
+
 def _brute_chebyshev(n: int, beta: Fraction, cdf: list[Fraction]) -> Fraction:
     """P(|T - n H_n| >= beta n) by testing every t with exact Fractions (tail from cdf)."""
     m = n * harmonic(n)
