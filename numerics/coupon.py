@@ -66,7 +66,6 @@ from typing import Any, Sequence
 
 import mpmath
 import numpy as np
-from scipy import optimize, signal
 
 from numerics.errors import AssumptionError
 
@@ -264,6 +263,8 @@ def _solve_tilt(rho: np.ndarray, N: int) -> float:
         return lo
     if fhi <= 0:
         return hi
+    from scipy import optimize  # imported on use: scipy.optimize costs ~0.4 s to import
+
     return float(optimize.brentq(f, lo, hi, xtol=1e-12 * hi, rtol=1e-14, maxiter=200))
 
 
@@ -712,6 +713,8 @@ def _uniform_pmf(n: int, t_max: int) -> np.ndarray:
     the entries t <= t_max do not depend on t_max."""
     x = np.zeros(t_max + 1)
     x[0] = 1.0
+    from scipy import signal  # imported on use: scipy.signal costs ~1 s to import
+
     return signal.sosfilt(_stage_sections(n), x)
 
 
@@ -731,6 +734,8 @@ def _uniform_sf(n: int, t_max: int) -> np.ndarray:
     sos = _stage_sections(n)[::-1].copy()
     zi = np.zeros((n, 2))
     zi[:, 0] = 1.0
+    from scipy import signal
+
     sf, _ = signal.sosfilt(sos, np.zeros(t_max + 1), zi=zi)
     return sf
 

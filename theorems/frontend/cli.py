@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="A verification-backed checker for contrastive-learning theory.")
@@ -27,7 +28,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 console = Console() if sys.stdout.isatty() else Console(width=200)
 
 VERDICT_STYLE = {"proved": "bold green", "consistent": "green", "refuted": "bold red", "vacuous": "bold yellow",
-                 "not_encodable": "yellow", "untested": "bold magenta", "inconclusive": "yellow"}
+                 "not_encodable": "yellow", "untested": "bold magenta", "inconclusive": "yellow",
+                 "error": "bold red"}
 EXIT_USER_ERROR = 2
 EXIT_INTERNAL_ERROR = 3
 
@@ -203,10 +205,10 @@ def _print_table(results: list, seed: int) -> None:
         table.add_column(col, overflow="fold")
     for r in results:
         v = r.verdict.value
-        table.add_row(r.id, r.kind, f"[{VERDICT_STYLE.get(v, '')}]{verdict_text(r)}[/]",
+        table.add_row(escape(r.id), r.kind, Text(verdict_text(r), style=VERDICT_STYLE.get(v, "")),
                       f"{r.examples}+{r.adversarial_examples}", str(r.nontrivial_examples),
                       fmt(r.informative_min_slack), fmt(r.informative_worst_ratio),
-                      evidence(r)[:80], _GATE_TEXT[r.gate()])
+                      Text(evidence(r)[:80]), _GATE_TEXT[r.gate()])
     console.print(table)
 
 

@@ -5,11 +5,16 @@ Every numbered step of a page's "## Proof as printed" section ends with a tag
     [check: <claim id>]                       the whole claim covers the step
     [check: <claim id> part "<part label>"]   one part of a claim covers it
     [check: <ref>; <ref>]                     several checks
+    [check: named <key>]                      an instance of a named result (Jensen, ...) whose
+                                              hypotheses are checked (theorems.engine.named_results)
+    [check: cert <key>]                       a registered certificate (sympy, z3, Coq, arb) of the step
+    [check: assumption (<cited theorem>)]     a cited external theorem, taken on trust (shown as such)
     [check: unchecked (<reason>)]             nothing covers it
 
 (text in parentheses is commentary). A step's status is ``certified`` (every check is
 certified), ``tested`` (checked numerically, not proved), ``refuted`` (a check refuted the
-statement it covers: the printed proof breaks there) or ``unchecked``. The dependency graph
+statement it covers: the printed proof breaks there), ``assumption`` (a cited external theorem,
+the only kind of step taken on trust) or ``unchecked``. The dependency graph
 joins each check to the claim whose proof uses it, plus the paper's structure edges
 (e.g. Lemma 6 + Lemma 7 -> Theorem 1), coloured by verdict, the way a formalization
 blueprint shows its progress.
@@ -28,7 +33,9 @@ from theorems.engine.verdict import ClaimResult, PartStatus, Verdict
 TAG = re.compile(r"\[check:\s*(.*?)\]\s*\.?\s*$", re.S)
 REF = re.compile(r'([a-z]+(?:\.[a-z0-9_]+)+)(?:\s+part\s+"([^"]+)")?')
 STEP_START = re.compile(r"^(\d+)\.\s")
-STATUS_ORDER = ("refuted", "unchecked", "tested", "certified")
+OUTSIDE_QUOTES_SEMICOLON = re.compile(r';(?=(?:[^"]*"[^"]*")*[^"]*$)')  # a ";" not inside a quoted part label
+GENERATED_STATUS = re.compile(r"\*\*(certified|named-result|assumption|tested|refuted|unchecked)\b")
+STATUS_ORDER = ("refuted", "unchecked", "assumption", "tested", "certified")
 # a step checked by one part of a claim: a finite-range certificate is not a proof of the step
 STEP_STATUS = {PartStatus.CERTIFIED: "certified", PartStatus.CERTIFIED_ON_RANGE: "tested", PartStatus.TESTED: "tested",
                PartStatus.REFUTED: "refuted", PartStatus.UNCHECKED: "unchecked"}
@@ -43,6 +50,11 @@ class Step:
     text: str
     refs: list[tuple[str, str | None]]
     status: str = "unchecked"
+    cited: str | None = None  # a "[check: assumption (...)]" step: the cited theorem
+    named: list[str] = field(default_factory=list)  # "[check: named <key>]": named-result instances
+    certs: list[str] = field(default_factory=list)  # "[check: cert <key>]": registered certificates
+    checks: list[dict[str, Any]] = field(default_factory=list)  # what the named results / certificates gave
+    generated: bool = False  # a step of a section generated from a checked chain (status read from the page)
 
 
 @dataclass
@@ -87,9 +99,23 @@ def parse_page(path: Path) -> Page:
     for number, lines in blocks:
         body = " ".join(lines)
         tag = TAG.search(body)
-        refs = REF.findall(_strip_comments(tag.group(1))) if tag else []
-        page.steps.append(Step(number, TAG.sub("", body).strip(),
-                               [(cid, part or None) for cid, part in refs]))
+        refs, named, certs = [], [], []
+        for segment in (OUTSIDE_QUOTES_SEMICOLON.split(_strip_comments(tag.group(1))) if tag else []):
+            words = segment.split()
+            if len(words) >= 2 and words[0] in ("named", "cert"):
+                (named if words[0] == "named" else certs).append(words[1].rstrip(".,"))
+            else:
+                refs += REF.findall(segment)
+        cited = None
+        if tag and tag.group(1).strip().startswith("assumption"):
+            cited = tag.group(1).strip()[len("assumption"):].strip().strip("()").strip() or "a cited theorem"
+            refs = []
+        step = Step(number, TAG.sub("", body).strip(), [(cid, part or None) for cid, part in refs], cited=cited,
+                    named=named, certs=certs)
+        generated = GENERATED_STATUS.search(body) if not tag else None
+        if generated:  # a step of a section generated from a checked chain: its status is written in it
+            step.status, step.generated = generated.group(1), True
+        page.steps.append(step)
     return page
 
 
@@ -131,22 +157,84 @@ def ref_status(claim_id: str, part: str | None, results: dict[str, ClaimResult])
 
 
 def combine(statuses: list[str]) -> str:
-    """refuted if any check refutes; certified if all certify; tested if any tests; else unchecked."""
+    """refuted if any check refutes; certified if all certify; named-result if all certify or are
+    named results with checked hypotheses; tested if any tests; else unchecked."""
     if not statuses:
         return "unchecked"
     if "refuted" in statuses:
         return "refuted"
     if all(s == "certified" for s in statuses):
         return "certified"
-    if any(s in ("tested", "certified") for s in statuses):
+    if all(s in ("certified", "named-result") for s in statuses):
+        return "named-result"
+    if any(s in ("tested", "certified", "named-result") for s in statuses):
         return "tested"
     return "unchecked"
+
+
+_CHECK_CACHE: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
+
+
+def named_status(key: str) -> tuple[str, dict[str, Any]]:
+    """A named-result instance: ``named-result`` when every hypothesis of the result is certified for it."""
+    from numerics.certificate import timed
+    from theorems.engine.named_results import named_step
+
+    if ("named", key) not in _CHECK_CACHE:
+        instance = named_step(key)
+        if instance is None:
+            raise KeyError(f"no named-result instance registered as {key!r}: fix the tag in its proof page")
+        certs = {h: timed(fn) for h, fn in instance.checks.items()}
+        ok = all(c.ok for c in certs.values())
+        _CHECK_CACHE[("named", key)] = ("named-result" if ok else "unchecked", {
+            "named": key, "result": instance.result.name, "statement": instance.result.statement,
+            "status": "named-result" if ok else "unchecked",
+            "hypotheses": {h: {"ok": c.ok, "method": c.method, "statement": c.statement, "domain": c.domain}
+                           for h, c in certs.items()}})
+    return _CHECK_CACHE[("named", key)]
+
+
+def cert_status(key: str) -> tuple[str, dict[str, Any]]:
+    """A registered certificate: ``certified`` when it proves the step on its whole domain, ``tested``
+    when it covers a finite range only, ``unchecked`` when it fails."""
+    from numerics.certificate import timed
+    from theorems.engine.named_results import step_certificate
+
+    if ("cert", key) not in _CHECK_CACHE:
+        fn = step_certificate(key)
+        if fn is None:
+            raise KeyError(f"no step certificate registered as {key!r}: fix the tag in its proof page")
+        c = timed(fn)
+        status = ("certified" if c.complete else "tested") if c.ok else "unchecked"
+        _CHECK_CACHE[("cert", key)] = (status, {"cert": key, "status": status, "method": c.method,
+                                                "statement": c.statement, "domain": c.domain, "ok": c.ok,
+                                                "complete": c.complete})
+    return _CHECK_CACHE[("cert", key)]
+
+
+_ASSIGNED: dict[tuple[str, int], str] = {}  # (claim id, step number) -> the status assign() gave it this run
 
 
 def assign(pages: list[Page], results: dict[str, ClaimResult]) -> None:
     for page in pages:
         for step in page.steps:
-            step.status = combine([ref_status(cid, part, results) for cid, part in step.refs])
+            if step.generated:
+                continue
+            if step.cited is not None:
+                step.status = "assumption"
+                continue
+            statuses = [ref_status(cid, part, results) for cid, part in step.refs]
+            step.checks = []
+            for key in step.named:
+                status, info = named_status(key)
+                statuses.append(status)
+                step.checks.append(info)
+            for key in step.certs:
+                status, info = cert_status(key)
+                statuses.append(status)
+                step.checks.append(info)
+            step.status = combine(statuses)
+            _ASSIGNED[(page.claim_id, step.number)] = step.status
 
 
 def referenced_ids(pages: list[Page]) -> set[str]:
@@ -227,7 +315,9 @@ def write_report(pages: list[Page], results: dict[str, ClaimResult], graph_png: 
         for k in kinds:
             totals[k] += counts[k]
         entry = checked.get(page.claim_id)
-        broken = entry.broken_step if entry is not None else None
+        broken = entry.broken_step if entry is not None and entry.proofs else None
+        if broken is None and verdict == "refuted":  # a page without a chain: its first refuted step
+            broken = next(({"index": st.number} for st in page.steps if st.status == "refuted"), None)
         rows.append(f"| `{page.claim_id}` | {verdict} | {sum(counts.values())} | "
                     + " | ".join(str(counts[k]) for k in kinds)
                     + f" | {('step ' + str(broken['index'])) if broken else '-'} |")
@@ -250,6 +340,99 @@ def write_report(pages: list[Page], results: dict[str, ClaimResult], graph_png: 
                 text = text[:157] + "..."
             lines.append(f"| {step.number} | **{step.status}** | {refs.replace('|', '/')} | {text} |")
     path.write_text("\n".join(lines) + "\n")
+    complete_proofs_json(path.parent / "proofs.json", pages, results)
+    write_coq_scripts(path.parent, results, checked)
+
+
+def write_coq_scripts(out_dir: Path, results: dict[str, ClaimResult], checked: dict[str, Any]) -> list[Path]:
+    """``<out>/coq/``: the script of every Coq certificate this run used (the claims' and the chains'
+    steps'), with ``check.sh`` that re-checks them all with coqc (numerics.coq.write_scripts)."""
+    from numerics.coq import write_scripts
+
+    certs: list[Any] = [c for r in results.values() for c in (r.certificate or ())]
+    for entry in checked.values():
+        for proof in getattr(entry, "proofs", []):
+            for step in proof.steps:
+                certs += list(step.certificates)
+    return write_scripts(certs, out_dir)
+
+
+def _ref_methods(claim_id: str, part: str | None, results: dict[str, ClaimResult]) -> list[str]:
+    """The methods of the certificates that cover a referenced claim (or one of its parts)."""
+    result = results.get(claim_id)
+    out = []
+    for cert in (result.certificate or []) if result is not None else []:
+        covered = cert.get("parts")
+        if cert.get("ok") and (part is None or covered is None or part in covered):
+            out.append(str(cert.get("method", "")))
+    return sorted(set(out))
+
+
+def _part_slack(result: ClaimResult, part: str | None) -> float | None:
+    """The smallest slack the check found for a claim (or one of its parts): over the informative
+    subjects when there were any; > 0 means the relation held with room everywhere."""
+    if part is not None:
+        for stats in result.parts:
+            if stats.label == part:
+                slack = stats.informative.min_slack if stats.nontrivial_examples else stats.min_slack
+                return None if slack == float("inf") else slack
+        return None
+    slack = result.informative_min_slack if result.informative_min_slack is not None else result.min_slack
+    return slack
+
+
+def legacy_entry(page: Page, results: dict[str, ClaimResult]) -> dict[str, Any]:
+    """proofs.json's record of a page whose proof is not (yet) a chain of relations: each step with the
+    status of the claims its tag names (their certificate methods; as ``margins``, minus the smallest slack
+    of each named claim or part over its subjects and witnesses -- > 0: it fails there), the broken
+    step of a refuted claim (the first refuted step), and ``chain_composes`` None (no chain encoded)."""
+    result = results.get(page.claim_id)
+    steps = []
+    for step in page.steps:
+        checks = []
+        for cid, part in step.refs:
+            ref = results.get(cid)
+            checks.append({"claim": cid, "part": part, "status": ref_status(cid, part, results) if ref else "unchecked",
+                           "verdict": ref.verdict.value if ref else None,
+                           "methods": _ref_methods(cid, part, results),
+                           "min_slack": _part_slack(ref, part) if ref else None})
+        checks += step.checks
+        methods = sorted({m for c in checks if c["status"] == "certified" for m in c.get("methods", [])}
+                         | {c["method"] for c in checks if "cert" in c and c["status"] in ("certified", "tested")})
+        named = [c["result"] for c in checks if "named" in c]
+        method = ("cited theorem" if step.status == "assumption"
+                  else "named result: " + ", ".join(named) if step.status == "named-result" and named
+                  else " + ".join(methods) if methods
+                  else "numeric" if step.status in ("tested", "refuted") else "")
+        steps.append({"number": step.number, "text": step.text, "status": step.status, "method": method,
+                      "checks": checks, "note": step.cited or "",
+                      "margins": {c["claim"] + (f" part {c['part']!r}" if c["part"] else ""): -c["min_slack"]
+                                  for c in checks if c.get("min_slack") is not None}})
+    broken = None
+    if result is not None and result.verdict == Verdict.REFUTED:
+        first = next((s for s in steps if s["status"] == "refuted"), None)
+        broken = {"index": first["number"], "text": first["text"], "witness": "the checks its tag names"} if first else None
+    return {"claim": page.claim_id, "verdict": result.verdict.value if result is not None else "not encoded",
+            "qualifiers": result.qualifiers if result is not None else [],
+            "chain_composes": None, "chain_note": "no chain of relations encoded: each step is checked by the "
+                                                  "claims its page tag names",
+            "broken_step": broken, "proof_printed": True, "source": "page tags", "steps": steps, "proofs": []}
+
+
+def complete_proofs_json(path: Path, pages: list[Page], results: dict[str, ClaimResult]) -> None:
+    """Add to proofs.json (written by ``clcheck proofs`` for the chained proofs) a record for every other
+    page, so that it holds every claim with a proof page."""
+    import json
+
+    data = json.loads(path.read_text()) if path.exists() else {"claims": {}}
+    claims = data.setdefault("claims", {})
+    for page in pages:
+        if page.claim_id not in claims:
+            claims[page.claim_id] = legacy_entry(page, results)
+        else:
+            claims[page.claim_id].setdefault("source", "proof chain")
+    data["claims"] = dict(sorted(claims.items()))
+    path.write_text(json.dumps(data, indent=2, default=str))
 
 
 BEGIN, END = "<!-- checker:begin -->", "<!-- checker:end -->"
@@ -280,6 +463,11 @@ def checker_block(page: Page, result: ClaimResult | None, seed: int) -> str:
 
 def write_back(page: Page, result: ClaimResult | None, seed: int) -> None:
     """Put the checker block right under the page's "## Verdict" heading (replacing an old one)."""
+    for step in page.steps:  # a page re-parsed after assign(): its steps' statuses from this run
+        if not step.generated and (page.claim_id, step.number) in _ASSIGNED:
+            step.status = _ASSIGNED[(page.claim_id, step.number)]
+        elif step.cited is not None:
+            step.status = "assumption"
     text = page.path.read_text()
     block = checker_block(page, result, seed)
     if BEGIN in text:

@@ -43,6 +43,8 @@ class ClaimProofs:
             "chain_composes": all(p.chain_composes for p in self.proofs) if self.proofs else None,
             "broken_step": self.broken_step,
             "proof_printed": not all(p.not_printed for p in self.proofs) if self.proofs else None,
+            "source": "proof chain",
+            "steps": [s.to_json() for p in self.proofs for s in p.steps],  # every step of every chain, in order
             "proofs": [p.to_json() for p in self.proofs],
         }
 

@@ -201,7 +201,8 @@ register(Claim(
         labels=[*proofs.REARRANGE_COUNTS, proofs.REARRANGE_AVERAGE],
     ),
     subjects=(KSubsets(),),
-    certificates=(proofs.rearrangement_ratio, proofs.rearrangement_counts),
+    certificates=(proofs.rearrangement_ratio, proofs.rearrangement_counts,
+                  *proofs.COQ_CERTIFICATES["merad.prop1.rearrangement"]),
 ))
 
 # -- coupon collector (Section 3.1) ---------------------------------------------------------
@@ -281,6 +282,7 @@ register(Claim(
     ),
     assumptions=(IN_BALL,),
     subjects=(Triplets("ball"), Triplets("near_optimal")),
+    certificates=(proofs.lemma3_from_steps,),
     artifacts=(lemma3_tightness.write_artifact,),
     encoding="z, z + z' drawn inside B^3 = {max_j ||z_j|| <= C} for C from 0.05 to 30 and d = 1..4; "
              "the Hessian's operator norm is also maximized over B^3 for each C "
@@ -309,7 +311,8 @@ register(Claim(
     ),
     subjects=(Triplets("ball"), Triplets("near_optimal")),
     certificates=(proofs.softmax_curvature_interval, proofs.softmax_curvature_smt, proofs.d2cos_norm_symbolic,
-                  *proofs.COQ_CERTIFICATES["merad.lemma3.steps"]),
+                  proofs.lemma3_gradient_symbolic, proofs.lemma3_dcos_norms, proofs.lemma3_hessian_symbolic,
+                  proofs.lemma3_curvature_norms, *proofs.COQ_CERTIFICATES["merad.lemma3.steps"]),
     encoding="Each intermediate fact of the proof is a part. The two norm statements the proof prints "
              "with '=' are checked here as the '<=' the proof needs; as printed ('=') they are the "
              "claim merad.lemma3.printed_equalities. max_{i,j} runs over all i, j in {1,2,3}.",
@@ -360,7 +363,7 @@ register(Claim(
         Part(Le(tp.x_scalar / (1 - tp.x_scalar), 2 * tp.x_scalar), proofs.RATIO, ON_SCALARS),
     ),
     subjects=(Triplets("near_optimal"), Triplets("ball"), Scalars(0.0, 0.5)),
-    certificates=(proofs.neg_log1m_interval, proofs.ratio_le_twice_interval,
+    certificates=(proofs.lemma7_loss_vectors_symbolic, proofs.neg_log1m_interval, proofs.ratio_le_twice_interval,
                   *proofs.COQ_CERTIFICATES["merad.lemma7.steps"]),
 ))
 

@@ -16,6 +16,7 @@ from theorems.engine.proof import Instance, Proof, Step
 from theorems.engine.registry import register_proof
 from theorems.papers.merad import certificates as certs
 from theorems.papers.merad import proof_quantities as pq
+from theorems.papers.merad import step_checks  # noqa: F401  (registers the page steps' certificates)
 from theorems.papers.merad import training_sets as ts
 from theorems.subjects import mixtures as mx
 
@@ -55,12 +56,13 @@ register_proof(Proof(
         Step("Uniform rho and the rearrangement over k-subsets: E[. | c- != c] = (1/k) E[sum_i log(1 + exp(.)) | "
              "distinct c_1..c_k]", Eq((1 - tau) * pq.J_distinct + tau, (1 - tau) / k * pq.S_k + tau),
              "each c- lies in C(N_C-2, k-1) of the C(N_C-1, k) k-subsets",
-             certificates=(certs.rearrangement_ratio,)),
+             certificates=(certs.rearrangement_average_coq, step_checks.uniform_subsets)),
         Step("prod_i (1 + e^{a_i}) >= 1 + sum_i e^{a_i}: E[sum_i log(1 + e^{a_i})] >= E[log(1 + sum_i e^{a_i})]",
              Ge((1 - tau) / k * pq.S_k + tau, (1 - tau) / k * pq.T_k + tau), "expand the product",
              named=_product_bound()),
         Step("= ((1 - tau+)/k) L^mu_sup,k(f) + tau+: (c, {c_1..c_k}) is a uniform (k+1)-way task with a uniform label",
-             Eq((1 - tau) / k * pq.T_k + tau, chain_end), "re-indexing of (10) under uniform rho"),
+             Eq((1 - tau) / k * pq.T_k + tau, chain_end), "re-indexing of (10) under uniform rho",
+             certificates=(step_checks.uniform_task_reindexing,)),
         Step("Rearranging gives the printed bound", PROP1_TARGET, "k > 0 and 1 - tau+ > 0", kind="conclude",
              certificates=(lambda: implied_by_positive_multiple(
                  Ge(mx.L_un, chain_end), PROP1_TARGET, {tau: 1 / (1 + _u), k: _k},
@@ -88,17 +90,20 @@ register_proof(Proof(
              "a citation; checked here as a relation on the training sets the lemma's hypotheses allow",
              kind="fact"),
         Step("||loss_{i,3}|| = v_2 ||z_{i,1}|| and ||z_{i,1}|| >= eta give v_2 <= eps/eta",
-             Le(v2, loss_vec / eta), "the loss-vector formula of step 2 (merad.lemma7.steps)", kind="fact"),
+             Le(v2, loss_vec / eta), "the loss-vector formula of step 2 (merad.lemma7.steps)", kind="fact",
+             certificates=(step_checks.lemma7_v2_bound,)),
         Step("v_2 <= eps/eta < 1/2, by the assumption eps < eta/2", Le(v2, sympy.Rational(1, 2)),
              "the two facts above and the hypothesis", kind="fact"),
         Step("zeta(z_1^T (z_3 - z_2)) = -log(1 - v_2)", Eq(ts.max_loss, NEG_LOG),
-             "zeta(u) = -log sigma(-u) = -log(1 - v_2); both sides increase with u, so the max is taken at the same i"),
+             "zeta(u) = -log sigma(-u) = -log(1 - v_2); both sides increase with u, so the max is taken at the same i",
+             certificates=(step_checks.lemma7_max_loss_identity,)),
         Step("-log(1 - x) <= x/(1 - x) for 0 <= x <= 1/2", Le(NEG_LOG, v2 / (1 - v2)),
              "with x = v_2 in [0, 1/2] (the third fact)", certificates=(certs.neg_log1m_interval,),
              applies=_v2_at_most_half),
         Step("x/(1 - x) <= 2x for 0 <= x <= 1/2", Le(v2 / (1 - v2), 2 * v2),
              "with x = v_2 in [0, 1/2]", certificates=(certs.ratio_le_twice_interval,), applies=_v2_at_most_half),
-        Step("2 v_2 <= 2 eps/eta", Le(2 * v2, 2 * loss_vec / eta), "the second fact, doubled"),
+        Step("2 v_2 <= 2 eps/eta", Le(2 * v2, 2 * loss_vec / eta), "the second fact, doubled",
+             certificates=(step_checks.lemma7_v2_bound_doubled,)),
         Step("eps bounds the loss vectors (the first fact): 2 max ||loss_ij|| / eta <= 2 ||grad|| / eta",
              Le(2 * loss_vec / eta, 2 * grad / eta), "the first fact, divided by eta/2 > 0"),
     ),

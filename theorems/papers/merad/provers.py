@@ -665,12 +665,222 @@ Proof.
 Qed.
 """
 
+_REARRANGE_SCRIPT = r"""(* Merad et al., proof of Proposition 3.3 (uniform rho): the rearrangement over k-subsets, for EVERY N_C and k.
+   C minus {c} is a list l of m = N_C - 1 distinct classes; its k-subsets are enumerated by [choose k l], the
+   order-preserving sublists of length k (each k-subset once). *)
+From Coq Require Import List Arith Lia Reals Lra.
+Import ListNotations.
+Open Scope R_scope.
+
+Fixpoint choose (k : nat) (l : list nat) {struct l} : list (list nat) :=
+  match l with
+  | [] => match k with O => [[]] | S _ => [] end
+  | x :: t => match k with O => [[]] | S k' => map (cons x) (choose k' t) ++ choose k t end
+  end.
+
+Fixpoint binom (n k : nat) : nat :=
+  match n, k with
+  | _, O => 1%nat
+  | O, S _ => 0%nat
+  | S n', S k' => (binom n' k' + binom n' k)%nat
+  end.
+
+Lemma choose_length : forall l k, length (choose k l) = binom (length l) k.
+Proof.
+  induction l as [|x t IH]; intros [|k]; try reflexivity.
+  cbn [choose length]. rewrite app_length, map_length, !IH. reflexivity.
+Qed.
+
+Lemma choose_sizes : forall l k s, In s (choose k l) -> length s = k.
+Proof.
+  induction l as [|x t IH]; intros [|k] s H; simpl in H.
+  - destruct H as [<-|[]]; reflexivity.
+  - destruct H.
+  - destruct H as [<-|[]]; reflexivity.
+  - apply in_app_or in H. destruct H as [H|H].
+    + apply in_map_iff in H. destruct H as [s' [<- Hs']]. simpl. f_equal. apply (IH k). exact Hs'.
+    + apply (IH (S k)). exact H.
+Qed.
+
+Lemma choose_sub : forall l k s z, In s (choose k l) -> In z s -> In z l.
+Proof.
+  induction l as [|x t IH]; intros [|k] s z H Hz; simpl in H.
+  - destruct H as [<-|[]]; destruct Hz.
+  - destruct H.
+  - destruct H as [<-|[]]; destruct Hz.
+  - apply in_app_or in H. destruct H as [H|H].
+    + apply in_map_iff in H. destruct H as [s' [<- Hs']]. destruct Hz as [<-|Hz]; [left; reflexivity|].
+      right. exact (IH k s' z Hs' Hz).
+    + right. exact (IH (S k) s z H Hz).
+Qed.
+
+Definition has (y : nat) (s : list nat) : bool := existsb (Nat.eqb y) s.
+Definition count_in (y : nat) (L : list (list nat)) : nat := length (filter (has y) L).
+
+Lemma has_iff : forall y s, has y s = true <-> In y s.
+Proof.
+  intros y s. unfold has. rewrite existsb_exists. split.
+  - intros [z [Hz E]]. apply Nat.eqb_eq in E. subst. exact Hz.
+  - intros H. exists y. split; [exact H | apply Nat.eqb_refl].
+Qed.
+
+Lemma count_app : forall y A B, count_in y (A ++ B) = (count_in y A + count_in y B)%nat.
+Proof. intros. unfold count_in. rewrite filter_app, app_length. reflexivity. Qed.
+
+Lemma count_cons_same : forall x L, count_in x (map (cons x) L) = length L.
+Proof.
+  intros x L. unfold count_in. induction L as [|s L IH]; [reflexivity|].
+  assert (Hs : has x (x :: s) = true) by (unfold has; simpl; rewrite Nat.eqb_refl; reflexivity).
+  cbn [map filter]. rewrite Hs. cbn [length]. f_equal. exact IH.
+Qed.
+
+Lemma count_cons_other : forall x y L, x <> y -> count_in y (map (cons x) L) = count_in y L.
+Proof.
+  intros x y L Hxy. unfold count_in. induction L as [|s L IH]; [reflexivity|].
+  assert (E : Nat.eqb y x = false) by (apply Nat.eqb_neq; congruence).
+  assert (Hs : has y (x :: s) = has y s) by (unfold has; simpl; rewrite E; reflexivity).
+  cbn [map filter]. rewrite Hs. destruct (has y s); cbn [length]; [f_equal|]; exact IH.
+Qed.
+
+Lemma count_absent : forall y L, (forall s, In s L -> ~ In y s) -> count_in y L = 0%nat.
+Proof.
+  intros y L H. unfold count_in. induction L as [|s L IH]; simpl; [reflexivity|].
+  destruct (has y s) eqn:E.
+  - apply has_iff in E. exfalso. exact (H s (or_introl eq_refl) E).
+  - apply IH. intros s' Hs'. apply H. right. exact Hs'.
+Qed.
+
+(* parts 1-2: each c- of C minus {c} lies in exactly C(N_C - 2, k - 1) of the k-subsets *)
+Theorem subsets_containing : forall l y k, NoDup l -> In y l ->
+  count_in y (choose (S k) l) = binom (length l - 1) k.
+Proof.
+  induction l as [|x t IH]; intros y k Hnd Hy; [destruct Hy|].
+  inversion Hnd as [|x' t' Hx Ht]; subst.
+  cbn [choose]. rewrite count_app. replace (length (x :: t) - 1)%nat with (length t) by (simpl; lia).
+  destruct (Nat.eq_dec x y) as [<-|Hxy].
+  - rewrite count_cons_same, choose_length.
+    rewrite (count_absent x (choose (S k) t)); [lia|].
+    intros s Hs HxS. exact (Hx (choose_sub t (S k) s x Hs HxS)).
+  - destruct Hy as [Hy|Hy]; [contradiction|].
+    rewrite count_cons_other by exact Hxy. rewrite (IH y k Ht Hy).
+    destruct k as [|k].
+    + rewrite (count_absent y (choose 0 t)).
+      * destruct t as [|z t']; [destruct Hy|]. simpl. destruct (length t'); reflexivity.
+      * intros s Hs. destruct t; simpl in Hs; destruct Hs as [<-|[]]; simpl; auto.
+    + destruct t as [|z t']; [destruct Hy|].
+      replace (length (z :: t') - 1)%nat with (length t') by (simpl; lia).
+      rewrite (IH y k Ht Hy). replace (length (z :: t') - 1)%nat with (length t') by (simpl; lia).
+      replace (length (z :: t')) with (S (length t')) by reflexivity. cbn [binom]. lia.
+Qed.
+
+Fixpoint sumv (v : nat -> R) (s : list nat) : R :=
+  match s with [] => 0 | i :: t => v i + sumv v t end.
+Fixpoint total (v : nat -> R) (L : list (list nat)) : R :=
+  match L with [] => 0 | s :: t => sumv v s + total v t end.
+
+Lemma total_app : forall v A B, total v (A ++ B) = total v A + total v B.
+Proof. intros v A B. induction A as [|s A IH]; simpl; [lra | rewrite IH; lra]. Qed.
+
+Lemma total_cons : forall v x L, total v (map (cons x) L) = INR (length L) * v x + total v L.
+Proof.
+  intros v x L. induction L as [|s L IH]; [simpl; lra|].
+  cbn [map total sumv length]. rewrite IH, S_INR. lra.
+Qed.
+
+(* part 3 (with the sympy ratio C(N_C-2,k-1)/C(N_C-1,k) = k/(N_C-1)):
+   sum over the k-subsets S of sum_{i in S} v_i = C(m - 1, k - 1) sum_i v_i *)
+Theorem subsets_total : forall l v k,
+  total v (choose (S k) l) = INR (binom (length l - 1) k) * sumv v l.
+Proof.
+  induction l as [|x t IH]; intros v k; [simpl; lra|].
+  cbn [choose]. rewrite total_app, total_cons, choose_length.
+  replace (length (x :: t) - 1)%nat with (length t) by (simpl; lia). cbn [sumv].
+  destruct k as [|k].
+  - rewrite (IH v 0%nat). assert (B : forall n, binom n 0 = 1%nat) by (intros [|n]; reflexivity).
+    rewrite !B. assert (Z : total v (choose 0 t) = 0) by (destruct t; simpl; lra).
+    rewrite Z. cbn [INR]. lra.
+  - rewrite !IH. destruct t as [|z t'].
+    + simpl. lra.
+    + replace (length (z :: t') - 1)%nat with (length t') by (simpl; lia).
+      replace (length (z :: t')) with (S (length t')) by reflexivity. cbn [binom]. rewrite plus_INR.
+      lra.
+Qed.
+"""
+
+_SHARP_SCRIPT = r"""(* Merad et al., proof of Lemma 7: the sharp constant of its scalar step. -log(1-x) <= c x on [0, 1/2] holds with
+   c = 2 ln 2 (about 1.386), and with no smaller c (equality at x = 1/2); the proof uses c = 2. *)
+From Coq Require Import Reals Lra Psatz.
+Open Scope R_scope.
+
+Lemma ln_le_sub1 : forall y, 0 < y -> ln y <= y - 1.
+Proof. intros y Hy. pose proof (exp_ineq1_le (ln y)). rewrite exp_ln in H by exact Hy. lra. Qed.
+
+(* -ln(1-x) <= x/(1-x) *)
+Lemma neg_log1m : forall x, 0 <= x < 1 -> - ln (1 - x) <= x / (1 - x).
+Proof.
+  intros x Hx. assert (Hp : 0 < 1 - x) by lra.
+  rewrite <- ln_Rinv by exact Hp.
+  pose proof (ln_le_sub1 (/ (1 - x)) (Rinv_0_lt_compat _ Hp)).
+  replace (x / (1 - x)) with (/ (1 - x) - 1) by (field; lra). exact H.
+Qed.
+
+(* ln(1+t) >= t/(1+t) for t >= 0 *)
+Lemma log1p_ge : forall t, 0 <= t -> t / (1 + t) <= ln (1 + t).
+Proof.
+  intros t Ht. assert (Hp : 0 < 1 + t) by lra.
+  pose proof (ln_le_sub1 (/ (1 + t)) (Rinv_0_lt_compat _ Hp)) as H.
+  rewrite ln_Rinv in H by exact Hp.
+  replace (t / (1 + t)) with (- (/ (1 + t) - 1)) by (field; lra). lra.
+Qed.
+
+Lemma ln2_pos : 0 < ln 2.
+Proof. rewrite <- ln_1. apply ln_increasing; lra. Qed.
+
+(* the upper certificate: -ln(1-x) <= 2 ln 2 x on [0, 1/2]; the case split at x* = 1 - 1/(2 ln 2) is exact:
+   below it the bound x/(1-x) suffices, above it ln(1-x) = ln(1+2y) - ln 2 with y = 1/2 - x *)
+Theorem neg_log1m_sharp : forall x, 0 <= x <= 1/2 -> - ln (1 - x) <= 2 * ln 2 * x.
+Proof.
+  intros x Hx. pose proof ln2_pos as L.
+  destruct (Rle_dec (2 * ln 2 * (1 - x)) 1) as [C|C].
+  - (* (1 - x) <= 1/(2 ln 2): ln(1 - x) = ln(1 + 2y) - ln 2 >= 2y/(1+2y) - ln 2 >= 2 ln 2 y - ln 2 *)
+    set (y := 1 / 2 - x).
+    assert (Hy : 0 <= y) by (unfold y; lra).
+    assert (E : 1 - x = (1 + 2 * y) / 2) by (unfold y; field).
+    rewrite E. unfold Rdiv. rewrite ln_mult by lra. rewrite ln_Rinv by lra.
+    pose proof (log1p_ge (2 * y) ltac:(lra)) as G.
+    assert (K : 2 * ln 2 * y <= 2 * y / (1 + 2 * y)).
+    { assert (A : ln 2 * (1 + 2 * y) <= 1) by (unfold y in *; nra).
+      replace (2 * y / (1 + 2 * y)) with (2 * y * / (1 + 2 * y)) by reflexivity.
+      assert (Hi : 0 < / (1 + 2 * y)) by (apply Rinv_0_lt_compat; lra).
+      assert (Hm : (1 + 2 * y) * / (1 + 2 * y) = 1) by (field; lra).
+      nra. }
+    unfold y in *. lra.
+  - (* 2 ln 2 (1 - x) > 1: -ln(1-x) <= x/(1-x) <= 2 ln 2 x *)
+    apply Rnot_le_lt in C.
+    eapply Rle_trans; [apply neg_log1m; lra|].
+    apply (Rmult_le_reg_r (1 - x)); [lra|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l by lra. nra.
+Qed.
+
+(* the lower certificate: at x = 1/2 both sides are ln 2, so no constant below 2 ln 2 works *)
+Theorem neg_log1m_sharp_attained : - ln (1 - 1/2) = 2 * ln 2 * (1/2).
+Proof.
+  replace (1 - 1/2) with (/ 2) by field. rewrite ln_Rinv by lra. field.
+Qed.
+
+Theorem neg_log1m_no_smaller : forall c, c < 2 * ln 2 -> ~ (forall x, 0 <= x <= 1/2 -> - ln (1 - x) <= c * x).
+Proof.
+  intros c Hc H. specialize (H (1/2) ltac:(lra)). rewrite neg_log1m_sharp_attained in H. lra.
+Qed.
+"""
+
 LSE_THEOREMS = ("lse_max_bounds", "lse_nonneg", "lse_restriction", "lse_pairs_identity", "lse_pairs_bound",
                 "lse_pairwise")
 SCALAR_THEOREMS = ("neg_log1m_le_ratio", "ratio_le_twice", "log1p_le", "log1p_nonneg", "softplus_bounds_pos",
                    "softplus_bounds_neg", "softmax2_norm", "softmax2_curvature")
 COUNT_THEOREMS = ("geom_mean", "geom_second_moment", "geom_variance", "coupon_mean", "coupon_variance",
                   "tau_plus_uniform")
+REARRANGE_THEOREMS = ("choose_length", "choose_sizes", "subsets_containing", "subsets_total")
+SHARP_THEOREMS = ("neg_log1m_sharp", "neg_log1m_sharp_attained", "neg_log1m_no_smaller")
 
 
 def _coq_q(v: Any) -> str:
@@ -692,7 +902,7 @@ def _coq_statements(script: str, names: tuple[str, ...]) -> dict[str, str]:
     """The statement of each named theorem, as written in the script."""
     out = {}
     for name in names:
-        m = re.search(rf"Theorem {name} :(.*?)\.\nProof\.", script, re.S)
+        m = re.search(rf"(?:Theorem|Lemma) {name} :(.*?)\.\nProof\.", script, re.S)
         if m:
             out[name] = " ".join(m.group(1).split())
     return out
@@ -725,7 +935,8 @@ def count_script(*, mean_factor: Any = 1) -> str:
 
 def _coq(name: str, script: str, theorems: tuple[str, ...], statement: str, domain: str, *,
          complete: bool = True, timeout: float = 120.0, **extra: Any) -> Certificate:
-    every = next(group for group in (LSE_THEOREMS, SCALAR_THEOREMS, COUNT_THEOREMS) if theorems[0] in group)
+    every = next(group for group in (LSE_THEOREMS, SCALAR_THEOREMS, COUNT_THEOREMS, REARRANGE_THEOREMS, SHARP_THEOREMS)
+                 if theorems[0] in group)
     return coq.check_script(name, script, theorems, statement, domain, complete=complete, timeout=timeout,
                             coq_statements=_coq_statements(script, theorems), details=extra or None,
                             check_theorems=every)
@@ -850,3 +1061,25 @@ def coq_certificates() -> list[Certificate]:
     return [lse_max_bounds_coq(), lse_nonneg_coq(), lse_restriction_coq(), lse_pairwise_coq(),
             softmax2_curvature_coq(), neg_log1m_le_ratio_coq(), ratio_le_twice_coq(), softplus_bounds_coq(),
             coupon_mean_coq(), coupon_variance_coq(), tau_plus_uniform_coq()]
+
+
+def rearrangement_coq(timeout: float = 120.0) -> Certificate:
+    """The k-subset counts of the proof of Proposition 3.3 for every N_C and k (Coq, induction on lists): the
+    k-subsets of a list of m distinct classes (order-preserving sublists of length k) number C(m, k), each class
+    lies in exactly C(m-1, k-1) of them, and sum_S sum_{i in S} v_i = C(m-1, k-1) sum_i v_i."""
+    return _coq("merad_rearrangement", _REARRANGE_SCRIPT, REARRANGE_THEOREMS,
+                "For every m = N_C - 1 >= 1 and 1 <= k <= m, with the k-subsets of C minus {c} enumerated as the "
+                "order-preserving sublists of length k of a list of m distinct classes: there are C(m, k) of them, "
+                "every class lies in exactly C(m-1, k-1) = C(N_C-2, k-1) of them, and sum_S sum_{i in S} v_i = "
+                "C(m-1, k-1) sum_i v_i for every v (Coq, by induction on the list)",
+                "every integer N_C >= 2, 1 <= k <= N_C - 1, every v (Coq, by induction)", timeout=timeout)
+
+
+def lemma7_sharp_constant_coq(timeout: float = 120.0) -> Certificate:
+    """The sharp constant of Lemma 7's scalar step: -log(1-x) <= 2 ln 2 x on [0, 1/2] (upper certificate) and no
+    c < 2 ln 2 works (lower certificate: equality at x = 1/2), both in Coq."""
+    return _coq("merad_lemma7_sharp", _SHARP_SCRIPT, SHARP_THEOREMS,
+                "Sharp constant of the scalar step of Lemma 7: -log(1-x) <= 2 ln 2 x for every x in [0, 1/2] (upper "
+                "certificate), with equality at x = 1/2, so no c < 2 ln 2 satisfies -log(1-x) <= c x on [0, 1/2] "
+                "(lower certificate); the proof's chain -log(1-x) <= x/(1-x) <= 2x uses c = 2 (Coq)",
+                "every real x in [0, 1/2]; every real c < 2 ln 2 (Coq)", timeout=timeout)
