@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from numerics.files import write_text_atomic
 from theorems.engine.figures import save_figure, subplots
 from theorems.engine.verdict import ClaimResult, PartStatus, Verdict
 
@@ -339,7 +340,7 @@ def write_report(pages: list[Page], results: dict[str, ClaimResult], graph_png: 
             if len(text) > 160:
                 text = text[:157] + "..."
             lines.append(f"| {step.number} | **{step.status}** | {refs.replace('|', '/')} | {text} |")
-    path.write_text("\n".join(lines) + "\n")
+    write_text_atomic(path, "\n".join(lines) + "\n")
     complete_proofs_json(path.parent / "proofs.json", pages, results)
     write_coq_scripts(path.parent, results, checked)
 
@@ -432,7 +433,7 @@ def complete_proofs_json(path: Path, pages: list[Page], results: dict[str, Claim
         else:
             claims[page.claim_id].setdefault("source", "proof chain")
     data["claims"] = dict(sorted(claims.items()))
-    path.write_text(json.dumps(data, indent=2, default=str))
+    write_text_atomic(path, json.dumps(data, indent=2, default=str))
 
 
 BEGIN, END = "<!-- checker:begin -->", "<!-- checker:end -->"
@@ -475,4 +476,4 @@ def write_back(page: Page, result: ClaimResult | None, seed: int) -> None:
         text = head + block + rest.split(END, 1)[1]
     else:
         text = text.replace("## Verdict\n", "## Verdict\n\n" + block + "\n", 1)
-    page.path.write_text(text)
+    write_text_atomic(page.path, text)
