@@ -34,7 +34,20 @@ def snapshot_mixture(snap: Snapshot, uniform: bool) -> FiniteMixture:
     return FiniteMixture.create(rho, [snap.embeddings[snap.labels == c] for c in classes])
 
 
-class LearnedMixtures(Mixtures):
+class Learned:
+    """Mixin for families of trained encoders: the subjects are the snapshots of the runs (the
+    exhaustive list) -- no random draws and no adversarial starts. Put it first in the bases."""
+
+    origin = "learned"
+
+    def strategy(self) -> None:
+        return None
+
+    def random_start(self, rng: np.random.Generator) -> None:
+        return None
+
+
+class LearnedMixtures(Learned, Mixtures):
     """Snapshots of trained runs as finite mixtures.
 
     Args:
@@ -46,20 +59,12 @@ class LearnedMixtures(Mixtures):
             always takes those two only).
     """
 
-    origin = "learned"
-
     def __init__(self, runs: Sequence[RunSpec], quick_runs: Sequence[RunSpec], uniform: bool = False,
                  ks: Sequence[int] = (1,), label: str = "", every_step: bool = True) -> None:
         super().__init__(uniform=uniform)
         self.runs, self.quick_runs, self.ks = tuple(runs), tuple(quick_runs), tuple(ks)
         self.every_step = every_step  # False: only each run's first and last snapshot
         self.name = "learned encoders (digits" + (f", {label}" if label else "") + ")"
-
-    def strategy(self) -> None:
-        return None
-
-    def random_start(self, rng: np.random.Generator) -> None:
-        return None
 
     def validate(self, subject: MixtureSubject) -> None:
         """A snapshot is in the domain as trained; only k and rho must fit the claim's setting."""
@@ -82,25 +87,17 @@ class LearnedMixtures(Mixtures):
         return f"[{subject.source}] " + super().describe(subject)
 
 
-class LearnedTriplets(Triplets):
+class LearnedTriplets(Learned, Triplets):
     """Network outputs on fixed training triplets: z_i = (f(x_i), f(x_i+), f(x_i-)).
 
     ``outputs(quick, seed)`` returns, for the full or the quick sweep and the audit seed, a list of
     (description, z (n, 3, d)).
     """
 
-    origin = "learned"
-
     def __init__(self, outputs: Callable[[bool, int], list[tuple[str, np.ndarray]]], label: str) -> None:
         super().__init__("ball")
         self.outputs = outputs
         self.name = f"learned encoders ({label})"
-
-    def strategy(self) -> None:
-        return None
-
-    def random_start(self, rng: np.random.Generator) -> None:
-        return None
 
     def validate(self, subject: TripletSubject) -> None:
         """Network outputs have the network's output dimension: only shapes and finiteness are checked."""
@@ -128,10 +125,8 @@ class NormSubject:
     source: str = ""
 
 
-class NormSnapshots(SubjectFamily):
+class NormSnapshots(Learned, SubjectFamily):
     """min/max ||f(x)|| along training (Merad et al. Assumption 2, Figure 3)."""
-
-    origin = "learned"
 
     def __init__(self, runs: Sequence[RunSpec], quick_runs: Sequence[RunSpec]) -> None:
         self.runs, self.quick_runs = tuple(runs), tuple(quick_runs)

@@ -19,6 +19,7 @@ from training.snapshots import RunSpec, Snapshot, run_snapshots
 from theorems.engine.claim import RunContext
 from theorems.engine.figures import save_figure, subplots
 from theorems.subjects.augmented import AugmentedFamily, AugSubject, build
+from theorems.subjects.learned import Learned
 
 SEEDS = (0, 1, 2)
 EPS = 0.5  # S_eps: every pair of a sample's augmentations within 0.5 in the embedding
@@ -48,10 +49,8 @@ def subject(snap: Snapshot, norm: str) -> AugSubject:
                  r=1.0, lam=LAMBDA, eps=EPS, delta=delta_for(snap.aug_inputs, snap.labels))
 
 
-class LearnedAugmented(AugmentedFamily):
+class LearnedAugmented(Learned, AugmentedFamily):
     """Snapshots of InfoNCE ("sphere") or cross-correlation ("coord") runs on digits."""
-
-    origin = "learned"
 
     def __init__(self, loss: str) -> None:
         norm = "sphere" if loss == "infonce" else "coord"
@@ -63,12 +62,6 @@ class LearnedAugmented(AugmentedFamily):
     def cheap_to_confirm(self, subject: AugSubject) -> bool:
         # n = 50 samples, |A| = 3, d = 16: InfoNCE has 67 500 terms; candidates are still confirmed
         return False
-
-    def strategy(self) -> None:
-        return None
-
-    def random_start(self, rng: np.random.Generator) -> None:
-        return None
 
     def exhaustive(self, quick: bool = False) -> Iterable[AugSubject]:
         for spec in _runs(self.loss, quick, self.seed):

@@ -27,6 +27,7 @@ from numerics.backend import Backend
 from numerics.errors import AssumptionError
 from theorems.engine.family import SubjectFamily, check_fields
 from theorems.engine.quantity import quantity
+from theorems.subjects.learned import Learned
 
 max_loss = quantity("max_loss", range=(0, None), doc="max_i l(z_i) over the n triplets")
 grad_norm = quantity("grad_norm", range=(0, None), doc="||grad L^_un(f)||, gradient in the outputs of f")
@@ -188,22 +189,14 @@ class TrainingSets(SubjectFamily):
         return f"m={subject.m}, d={subject.Y.shape[1]}, triplets={subject.T.tolist()}, |f(x)|={norms}"
 
 
-class LearnedTrainingSets(TrainingSets):
+class LearnedTrainingSets(Learned, TrainingSets):
     """The outputs of the Section 4 network after gradient descent (merad.theorem1's runs): every
     sample of X_data in exactly one triplet, as the runs draw them."""
-
-    origin = "learned"
 
     def __init__(self, outputs: Any, label: str) -> None:
         super().__init__(samples=(1, 10 ** 6), triplets=(1, 10 ** 6), dims=(1, 10 ** 6))
         self.outputs = outputs
         self.name = f"learned encoders ({label})"
-
-    def strategy(self) -> None:
-        return None
-
-    def random_start(self, rng: np.random.Generator) -> None:
-        return None
 
     def exhaustive(self, quick: bool = False) -> Iterable[TrainingSet]:
         for description, z in self.outputs(quick, self.seed):  # z: (n, 3, d), the n triplets' outputs
