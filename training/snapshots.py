@@ -27,6 +27,13 @@ EVAL_SEED = 12345  # which digits form the evaluation subset: fixed, independent
 SEED_STRIDE = 1000  # the runs of audit seed s use seeds 1000 s + 0, 1, ...
 
 
+def training_seed(run_seed: int, audit_seed: int) -> int:
+    """The seed a run with its own seed ``run_seed`` (0, 1, ... < SEED_STRIDE) trains with in the
+    audit of seed ``audit_seed``: disjoint runs for different audit seeds; audit seed 0 keeps
+    ``run_seed`` (so its cache entries stay valid)."""
+    return run_seed + SEED_STRIDE * audit_seed
+
+
 @dataclass(frozen=True)
 class RunSpec:
     """One training run on digits (Merad et al. Section 5 setting, scaled to this machine)."""
@@ -50,9 +57,8 @@ class RunSpec:
         return run_key(asdict(self))
 
     def for_audit_seed(self, audit_seed: int) -> "RunSpec":
-        """This run as the audit with seed ``audit_seed`` trains it: seed ``seed + 1000 audit_seed``
-        (audit seed 0 keeps the run's own seed, so its cache entries stay valid)."""
-        return replace(self, seed=self.seed + SEED_STRIDE * audit_seed)
+        """This run as the audit with seed ``audit_seed`` trains it (:func:`training_seed`)."""
+        return replace(self, seed=training_seed(self.seed, audit_seed))
 
 
 @dataclass

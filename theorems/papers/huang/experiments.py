@@ -15,7 +15,7 @@ from typing import Iterable
 import numpy as np
 
 from numerics import augmented as ag
-from training.snapshots import RunSpec, Snapshot, run_snapshots
+from training.snapshots import RunSpec, Snapshot, run_snapshots, training_seed
 from theorems.engine.claim import RunContext
 from theorems.engine.figures import save_figure, subplots
 from theorems.subjects.augmented import AugmentedFamily, AugSubject, build
@@ -27,10 +27,11 @@ LAMBDA = 5e-3  # the cross-correlation loss's off-diagonal weight
 
 
 def _runs(loss: str, quick: bool, seed: int = 0) -> tuple[RunSpec, ...]:
-    """The training runs of the audit seed ``seed``: seeds ``seed + SEEDS`` (the subject families
-    take it from ``SubjectFamily.for_seed``, the report artifacts from ``RunContext.seed``)."""
+    """The training runs of the audit seed ``seed`` (seeds ``training_seed(s, seed)`` for s in SEEDS;
+    the subject families take the audit seed from ``SubjectFamily.for_seed``, the report artifacts
+    from ``RunContext.seed``)."""
     steps, log_every, seeds = (30, 15, SEEDS[:1]) if quick else (300, 100, SEEDS)
-    return tuple(RunSpec(f"huang-{loss}", seed=seed + s, loss=loss, positives="views", augment=True, aug_views=2,
+    return tuple(RunSpec(f"huang-{loss}", seed=training_seed(s, seed), loss=loss, positives="views", augment=True, aug_views=2,
                          per_class=5, steps=steps, log_every=log_every, batch_size=128) for s in seeds)
 
 
@@ -110,8 +111,8 @@ def sigma_and_theorem2(ctx: RunContext) -> str:
              "| snapshot | (1 - sigma) + R_eps | Err(G_f) |", "| --- | --- | --- |"]
     lines += [f"| {d} | {b:.3f} | {e:.3f} |" for d, b, e in points]
     offsets = SEEDS[:1] if quick else SEEDS
-    lines += ["", (f"Training seeds {', '.join(str(ctx.seed + s) for s in offsets)} "
-                   f"(the audit seed + {', '.join(map(str, offsets))}).")]
+    lines += ["", (f"Training seeds {', '.join(str(training_seed(s, ctx.seed)) for s in offsets)} "
+                   f"(1000 x the audit seed + {', '.join(map(str, offsets))}).")]
     lines += ["", (f"eps = {EPS}; delta = the median same-digit augmentation distance. The bound of Theorem 2 "
                    "needs its divergence condition too (checked per subject by huang.theorem2); this table shows "
                    "the two sides for every snapshot.")]

@@ -198,10 +198,10 @@ def theorem1_runs(quick: bool, audit_seed: int = 0) -> list[dict[str, Any]]:
     """Every (width, seed) run of the audit seed (seeds 1000 audit_seed + 0, 1, ...), from the
     cache of trained runs."""
     from training.cache import cached_run
-    from training.snapshots import SEED_STRIDE
+    from training.snapshots import training_seed
 
     widths, seeds, steps = (QUICK_WIDTHS, SEEDS[:2], QUICK_STEPS) if quick else (WIDTHS, SEEDS, STEPS)
-    seeds = tuple(s + SEED_STRIDE * audit_seed for s in seeds)
+    seeds = tuple(training_seed(s, audit_seed) for s in seeds)
     runs = []
     for width in widths:
         for seed in seeds:
