@@ -146,21 +146,22 @@ def test_max_boxes_reports_smallest_failed_box():
     _dumps(cert)
 
 
-def test_random_false_statements_never_certify():
-    rng = random.Random(7)
+@pytest.mark.parametrize("seed, trials, grid_steps, max_boxes", [(7, 12, 12, 2000), (11, 10, 8, 1500)])
+def test_random_false_statements_never_certify(seed: int, trials: int, grid_steps: int, max_boxes: int) -> None:
+    rng = random.Random(seed)
     atoms = [x, y, sp.exp(x), sp.exp(-y), sp.log(1 + x ** 2), sp.sqrt(1 + y ** 2), x * y, x ** 3]
-    for _ in range(12):
+    for _ in range(trials):
         g = sum(sp.Rational(rng.randint(-4, 4), rng.randint(1, 3)) * rng.choice(atoms) for _ in range(3))
         if not g.free_symbols:
             continue
         variables = sorted(g.free_symbols, key=str)
         box = {v: (Fraction(rng.randint(-4, 0), 2), Fraction(rng.randint(1, 4), 2)) for v in variables}
         f = sp.lambdify(variables, g, "mpmath")
-        grid = [[lo + (hi - lo) * Fraction(i, 12) for i in range(13)] for lo, hi in box.values()]
+        grid = [[lo + (hi - lo) * Fraction(i, grid_steps) for i in range(grid_steps + 1)] for lo, hi in box.values()]
         m = min(f(*[mpmath.mpf(q.numerator) / q.denominator for q in p]) for p in itertools.product(*grid))
         # the sampled minimum is >= the true minimum: g - m - 1e-3 is negative somewhere
         shifted = g - sp.Rational(mpmath.nstr(m, 40)) - sp.Rational(1, 1000)
-        assert not I.prove_nonnegative(shifted, box, "false", max_boxes=2000).ok
+        assert not I.prove_nonnegative(shifted, box, "false", max_boxes=max_boxes).ok
 
 
 # ----------------------------------------------------------------------------- the evaluator
