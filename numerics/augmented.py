@@ -607,3 +607,19 @@ def main_good_misclassified(s: AugmentedSetting, delta: float, eps: float) -> tu
                 mass += float(s.mass[x])
                 count += 1
     return mass, count, size
+
+
+def main_good_spread(s: AugmentedSetting, delta: float, eps: float) -> float:
+    """max ||f(x1) - f(y1)|| over x, y of one class's main part inside S_eps and x1 in A(x), y1 in A(y)
+    (0 when no class has such a sample): the step of Theorem 2's proof that the slides do not print."""
+    _, main = sigma_of(s, delta)
+    good = good_alignment(s, eps)
+    best = 0.0
+    for part in main:
+        members = [x for x in part if good[x]]
+        if not members:
+            continue
+        F = s.feats[members].reshape(-1, s.d)
+        diff = F[:, None, :] - F[None, :, :]
+        best = max(best, float(np.sqrt(np.max(np.sum(diff * diff, axis=2)))))
+    return best

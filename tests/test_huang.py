@@ -276,6 +276,7 @@ EXPECTED = {
     "huang.theorem1": "consistent",
     "huang.theorem2": "consistent",
     "huang.theorem2.main_part": "consistent",
+    "huang.theorem2.main_close": "consistent",
     "huang.theorem3": "vacuous",
     "huang.theorem1.general": "not_encodable",
     "huang.theorem3.general": "vacuous",

@@ -177,6 +177,8 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
 
     if tracker.violations:
         result.verdict = Verdict.REFUTED
+        if claim.notation_slip:
+            result.qualifiers.append(f"notation slip: {claim.notation_slip}")
         smallest = min(
             ([tracker.hypothesis_minimal] if tracker.hypothesis_minimal else []) + tracker.violations,
             key=lambda p: (p.family.size(p.subject), -p.worst_margin),

@@ -210,7 +210,10 @@ class StatementClaim(ClaimBase):
     the repository records the claim as refuted; ``artifacts`` add report sections
     (``fn(RunContext) -> markdown``); ``derived`` says which constant of the statement the
     checker derived itself (it is shown beside the verdict); ``vacuity`` are certificates that
-    the bound can never bind (the verdict is then ``vacuous``, with the proof).
+    the bound can never bind (the verdict is then ``vacuous``, with the proof); ``notation_slip``
+    says why a refutation of this claim is a slip of notation (the source prints "=" where its
+    argument gives, and needs, only "<="): the verdict stays ``refuted``, qualified as a slip, and
+    proof summaries count it apart from the mathematical errors.
     """
 
     statement: tuple[Part, ...]
@@ -222,6 +225,7 @@ class StatementClaim(ClaimBase):
     artifacts: tuple[Callable[[RunContext], str], ...] = ()
     derived: str = ""  # a constant the source leaves unspecified, replaced by one the checker derived
     vacuity: tuple[Callable[[], "Certificate"], ...] = ()  # certificates that the bound can never bind
+    notation_slip: str = ""  # why a refutation of it is a notation slip, not a mathematical error
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -166,6 +166,15 @@ def get(claim_id: str) -> AnyClaim:
         raise KeyError(f"unknown claim id {claim_id!r}; `clcheck list` shows the registered ids") from None
 
 
+def registered(claim_id: str) -> AnyClaim:
+    """A claim this process has registered so far, without loading plugins: for a plugin's own modules
+    at import time (e.g. its proofs module reading the parts of a claim its claims module registered)."""
+    try:
+        return _CLAIMS[claim_id]
+    except KeyError:
+        raise ClaimError(f"claim {claim_id!r} is not registered (yet): register it before its proofs") from None
+
+
 def origin(claim_id: str) -> str | None:
     """The plugin module that registered the claim (what a witness records so replay can load it)."""
     return _ORIGIN.get(claim_id)

@@ -296,14 +296,14 @@ def proofs(
                 pr.write_proof_section(page.path, checked[page.claim_id], seed)
             pf.write_back(pf.parse_page(page.path), results.get(page.claim_id), seed)
     table = Table(title="step-checked proofs")
-    for col in ("page", "verdict", "steps", *pr.STEP_KINDS, "broken step"):
+    for col in ("page", "verdict", "steps", *pf.STEP_KINDS, "broken step"):
         table.add_column(col)
     for page in pages:
         verdict = results[page.claim_id].verdict.value if page.claim_id in results else "not encoded"
         counts = pf.step_counts(page, checked.get(page.claim_id))
-        broken = checked[page.claim_id].broken_step if page.claim_id in checked else None
-        table.add_row(page.claim_id, verdict, str(sum(counts.values())), *(str(counts[k]) for k in pr.STEP_KINDS),
-                      f"step {broken['index']}" if broken else "-")
+        broken = pf.broken_step(page, checked.get(page.claim_id), results.get(page.claim_id))
+        table.add_row(page.claim_id, verdict, str(sum(counts.values())), *(str(counts[k]) for k in pf.STEP_KINDS),
+                      pf.broken_text(broken))
     console.print(table)
     console.print(f"report: {out / 'proofs.md'}; {out / 'proofs.json'}; graph: {graph}")
     _exit_on_gate(results.values(), strict=False)

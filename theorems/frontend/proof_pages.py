@@ -11,6 +11,13 @@ Every numbered step of a page's "## Proof as printed" section ends with a tag
     [check: assumption (<cited theorem>)]     a cited external theorem, taken on trust (shown as such)
     [check: unchecked (<reason>)]             nothing covers it
 
+A page whose source gives no proof says so in its proof section with the comment
+``<!-- proof: not printed (<what the source does instead, e.g. cites a textbook>) -->``; a
+refuted claim then reports "proof not printed" instead of a broken step. A refuted step whose
+refuting checks are all claims declared as notation slips (``notation_slip``), and which has a
+certified or tested check of the reading the proof needs, is a *notation slip*: counted apart
+from the mathematical errors.
+
 (text in parentheses is commentary). A step's status is ``certified`` (every check is
 certified), ``tested`` (checked numerically, not proved), ``refuted`` (a check refuted the
 statement it covers: the printed proof breaks there), ``assumption`` (a cited external theorem,
@@ -37,6 +44,8 @@ STEP_START = re.compile(r"^(\d+)\.\s")
 OUTSIDE_QUOTES_SEMICOLON = re.compile(r';(?=(?:[^"]*"[^"]*")*[^"]*$)')  # a ";" not inside a quoted part label
 GENERATED_STATUS = re.compile(r"\*\*(certified|named-result|assumption|tested|refuted|unchecked)\b")
 STATUS_ORDER = ("refuted", "unchecked", "assumption", "tested", "certified")
+NOT_PRINTED = re.compile(r"<!--\s*proof:\s*not printed\s*\((.*?)\)\s*-->", re.S)
+STEP_KINDS = ("certified", "named-result", "assumption", "tested", "refuted", "slip", "unchecked")
 # a step checked by one part of a claim: a finite-range certificate is not a proof of the step
 STEP_STATUS = {PartStatus.CERTIFIED: "certified", PartStatus.CERTIFIED_ON_RANGE: "tested", PartStatus.TESTED: "tested",
                PartStatus.REFUTED: "refuted", PartStatus.UNCHECKED: "unchecked"}
@@ -56,6 +65,7 @@ class Step:
     certs: list[str] = field(default_factory=list)  # "[check: cert <key>]": registered certificates
     checks: list[dict[str, Any]] = field(default_factory=list)  # what the named results / certificates gave
     generated: bool = False  # a step of a section generated from a checked chain (status read from the page)
+    slip: bool = False  # refuted only as printed ('='), while the reading the proof needs holds
 
 
 @dataclass
@@ -63,6 +73,7 @@ class Page:
     claim_id: str
     path: Path
     steps: list[Step] = field(default_factory=list)
+    not_printed: str | None = None  # the source gives no proof: what it does instead
 
 
 def _strip_comments(tag: str) -> str:
@@ -90,6 +101,8 @@ def parse_page(path: Path) -> Page:
     match = re.search(r"^## Proof as printed\n(.*?)(?=^## )", text, re.S | re.M)
     if not match:
         return page
+    not_printed = NOT_PRINTED.search(match.group(1))
+    page.not_printed = " ".join(not_printed.group(1).split()) if not_printed else None
     blocks: list[tuple[int, list[str]]] = []
     for line in match.group(1).splitlines():
         start = STEP_START.match(line)
@@ -213,7 +226,7 @@ def cert_status(key: str) -> tuple[str, dict[str, Any]]:
     return _CHECK_CACHE[("cert", key)]
 
 
-_ASSIGNED: dict[tuple[str, int], str] = {}  # (claim id, step number) -> the status assign() gave it this run
+_ASSIGNED: dict[tuple[str, int], Step] = {}  # (claim id, step number) -> the step as assign() checked it this run
 
 
 def assign(pages: list[Page], results: dict[str, ClaimResult]) -> None:
@@ -235,7 +248,45 @@ def assign(pages: list[Page], results: dict[str, ClaimResult]) -> None:
                 statuses.append(status)
                 step.checks.append(info)
             step.status = combine(statuses)
-            _ASSIGNED[(page.claim_id, step.number)] = step.status
+            step.slip = step.status == "refuted" and is_slip(step, results)
+            _ASSIGNED[(page.claim_id, step.number)] = step
+
+
+def is_slip(step: Step, results: dict[str, ClaimResult]) -> bool:
+    """A refuted step is a notation slip when every check that refutes it is a claim declared as a
+    notation slip and some other check (the reading the proof needs) is certified or tested."""
+    from theorems.engine.registry import get
+
+    refuting = [cid for cid, part in step.refs if ref_status(cid, part, results) == "refuted"]
+    holding = [cid for cid, part in step.refs if ref_status(cid, part, results) in ("certified", "tested")]
+    return (bool(refuting) and bool(holding) and not step.named and not step.certs
+            and all(getattr(get(cid), "notation_slip", "") for cid in refuting))
+
+
+def broken_step(page: Page, entry: Any, result: ClaimResult | None) -> dict[str, Any] | None:
+    """Where a refuted claim's proof breaks: from its checked chains, else its first refuted page step
+    (flagged when that is a notation slip), else None; ``{"not_printed": ...}`` when the source gives
+    no proof."""
+    if entry is not None and entry.proofs:
+        return entry.broken_step
+    if result is None or result.verdict != Verdict.REFUTED:
+        return None
+    if page.not_printed:
+        return {"index": None, "not_printed": page.not_printed}
+    first = next((s for s in page.steps if s.status == "refuted"), None)
+    if first is None:
+        return None
+    return {"index": first.number, "text": first.text, "witness": "the checks its tag names",
+            **({"slip": True} if first.slip else {})}
+
+
+def broken_text(broken: dict[str, Any] | None) -> str:
+    """The broken-step cell of a summary table."""
+    if broken is None:
+        return "-"
+    if broken.get("not_printed"):
+        return "proof not printed"
+    return f"step {broken['index']}" + (" (notation slip)" if broken.get("slip") else "")
 
 
 def referenced_ids(pages: list[Page]) -> set[str]:
@@ -252,10 +303,9 @@ def node_status(node: str, results: dict[str, ClaimResult]) -> str:
 def step_counts(page: Page, entry: Any = None) -> dict[str, int]:
     """How many steps of a page have each status: from its checked proof chains when it has them,
     from its [check: ...] tags otherwise."""
-    kinds = ("certified", "named-result", "assumption", "tested", "refuted", "unchecked")
     if entry is not None and entry.proofs:
         return entry.counts()
-    return {k: sum(step.status == k for step in page.steps) for k in kinds}
+    return {k: sum((("slip" if step.slip else step.status) == k) for step in page.steps) for k in STEP_KINDS}
 
 
 def draw_graph(pages: list[Page], structure: list[tuple[str, str]], results: dict[str, ClaimResult],
@@ -304,7 +354,7 @@ def draw_graph(pages: list[Page], structure: list[tuple[str, str]], results: dic
 def write_report(pages: list[Page], results: dict[str, ClaimResult], graph_png: Path | None,
                  path: Path, checked: dict[str, Any] | None = None) -> None:
     checked = checked or {}
-    kinds = ("certified", "named-result", "assumption", "tested", "refuted", "unchecked")
+    kinds = STEP_KINDS
     lines = ["# clcheck proofs: step-checked proofs", ""]
     if graph_png is not None:
         lines += [f"![dependency graph]({graph_png.name})", ""]
@@ -315,13 +365,9 @@ def write_report(pages: list[Page], results: dict[str, ClaimResult], graph_png: 
         counts = step_counts(page, checked.get(page.claim_id))
         for k in kinds:
             totals[k] += counts[k]
-        entry = checked.get(page.claim_id)
-        broken = entry.broken_step if entry is not None and entry.proofs else None
-        if broken is None and verdict == "refuted":  # a page without a chain: its first refuted step
-            broken = next(({"index": st.number} for st in page.steps if st.status == "refuted"), None)
+        broken = broken_step(page, checked.get(page.claim_id), results.get(page.claim_id))
         rows.append(f"| `{page.claim_id}` | {verdict} | {sum(counts.values())} | "
-                    + " | ".join(str(counts[k]) for k in kinds)
-                    + f" | {('step ' + str(broken['index'])) if broken else '-'} |")
+                    + " | ".join(str(counts[k]) for k in kinds) + f" | {broken_text(broken)} |")
     lines += [f"Steps over all pages: {sum(totals.values())}; " + ", ".join(f"{k} {v}" for k, v in totals.items()) + ".",
               "", "| page | claim verdict | steps | " + " | ".join(kinds) + " | broken step |",
               "| --- | --- | --- | " + " | ".join("---" for _ in kinds) + " | --- |", *rows]
@@ -339,7 +385,8 @@ def write_report(pages: list[Page], results: dict[str, ClaimResult], graph_png: 
             text = step.text.replace("|", "\\|")
             if len(text) > 160:
                 text = text[:157] + "..."
-            lines.append(f"| {step.number} | **{step.status}** | {refs.replace('|', '/')} | {text} |")
+            status = step.status + (" (notation slip)" if step.slip else "")
+            lines.append(f"| {step.number} | **{status}** | {refs.replace('|', '/')} | {text} |")
     write_text_atomic(path, "\n".join(lines) + "\n")
     complete_proofs_json(path.parent / "proofs.json", pages, results)
     write_coq_scripts(path.parent, results, checked)
@@ -405,19 +452,17 @@ def legacy_entry(page: Page, results: dict[str, ClaimResult]) -> dict[str, Any]:
                   else "named result: " + ", ".join(named) if step.status == "named-result" and named
                   else " + ".join(methods) if methods
                   else "numeric" if step.status in ("tested", "refuted") else "")
-        steps.append({"number": step.number, "text": step.text, "status": step.status, "method": method,
-                      "checks": checks, "note": step.cited or "",
+        steps.append({"number": step.number, "text": step.text, "status": step.status, "slip": step.slip,
+                      "method": method, "checks": checks, "note": step.cited or "",
                       "margins": {c["claim"] + (f" part {c['part']!r}" if c["part"] else ""): -c["min_slack"]
                                   for c in checks if c.get("min_slack") is not None}})
-    broken = None
-    if result is not None and result.verdict == Verdict.REFUTED:
-        first = next((s for s in steps if s["status"] == "refuted"), None)
-        broken = {"index": first["number"], "text": first["text"], "witness": "the checks its tag names"} if first else None
+    broken = broken_step(page, None, result)
     return {"claim": page.claim_id, "verdict": result.verdict.value if result is not None else "not encoded",
             "qualifiers": result.qualifiers if result is not None else [],
             "chain_composes": None, "chain_note": "no chain of relations encoded: each step is checked by the "
                                                   "claims its page tag names",
-            "broken_step": broken, "proof_printed": True, "source": "page tags", "steps": steps, "proofs": []}
+            "broken_step": None if broken is None or broken.get("not_printed") else broken,
+            "proof_printed": page.not_printed is None, "not_printed": page.not_printed, "source": "page tags", "steps": steps, "proofs": []}
 
 
 def complete_proofs_json(path: Path, pages: list[Page], results: dict[str, ClaimResult]) -> None:
@@ -457,7 +502,10 @@ def checker_block(page: Page, result: ClaimResult | None, seed: int) -> str:
         for label, status in result.part_status.items():
             lines.append(f"- part `{label}`: {status.value}")
     for step in page.steps:
-        lines.append(f"- step {step.number}: {step.status}")
+        lines.append(f"- step {step.number}: {step.status}" + (" (notation slip: printed '=')" if step.slip else "")
+                     + "".join(f"; {c['method']}: {c['statement']}" for c in step.checks if "cert" in c))
+    if result is not None and result.verdict == Verdict.REFUTED:
+        lines.append(f"- broken step: {broken_text(broken_step(page, None, result))}")
     lines.append(END)
     return "\n".join(lines)
 
@@ -466,7 +514,8 @@ def write_back(page: Page, result: ClaimResult | None, seed: int) -> None:
     """Put the checker block right under the page's "## Verdict" heading (replacing an old one)."""
     for step in page.steps:  # a page re-parsed after assign(): its steps' statuses from this run
         if not step.generated and (page.claim_id, step.number) in _ASSIGNED:
-            step.status = _ASSIGNED[(page.claim_id, step.number)]
+            checked = _ASSIGNED[(page.claim_id, step.number)]
+            step.status, step.slip, step.checks = checked.status, checked.slip, checked.checks
         elif step.cited is not None:
             step.status = "assumption"
     text = page.path.read_text()

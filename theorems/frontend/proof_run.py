@@ -12,12 +12,13 @@ from numerics.files import write_text_atomic
 from theorems.engine.budget import Budget
 from theorems.engine.check import check_claim
 from theorems.engine.claim import StatementClaim
+from theorems.engine.proof import StepStatus
 from theorems.engine.proof_check import ProofResult, check_proof
 from theorems.engine.registry import proofs_for
 from theorems.engine.verdict import ClaimResult, Verdict
+from theorems.frontend.proof_pages import STEP_KINDS
 from theorems.engine.witness import recorded_witness
 
-STEP_KINDS = ("certified", "named-result", "assumption", "tested", "refuted", "unchecked")
 
 
 @dataclass
@@ -33,7 +34,8 @@ class ClaimProofs:
         return next((p.broken_step for p in self.proofs if p.broken_step), None)
 
     def counts(self) -> dict[str, int]:
-        steps = [s.status.value for p in self.proofs for s in p.steps]
+        steps = ["slip" if s.slip and s.status == StepStatus.REFUTED else s.status.value
+                 for p in self.proofs for s in p.steps]
         return {k: steps.count(k) for k in STEP_KINDS}
 
     def to_json(self) -> dict[str, Any]:

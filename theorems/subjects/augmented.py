@@ -67,6 +67,10 @@ sigma = quantity("sigma", range=(0, 1))
 R_eps = quantity("R_eps", range=(0, 1))
 eps_s = quantity("epsilon", range=(0, None))
 A_size = quantity("A_size", integer=True, range=(1, None), doc="|A(x)|")
+main_spread = quantity("main_good_spread", range=(0, None),
+                       doc="max ||f(x1) - f(y1)||, x, y in one class's C^0_k n S_eps, x1 in A(x), y1 in A(y)")
+lip_L = quantity("L_lipschitz", range=(0, None), doc="max ||f(u) - f(v)|| / ||u - v|| over augmented inputs")
+delta_s = quantity("delta_sigma", range=(0, None), doc="the delta of the (sigma, delta)-augmentation")
 
 
 @dataclass(frozen=True, eq=False)
@@ -171,14 +175,15 @@ class AugmentedFamily(SubjectFamily):
 
     symbols = frozenset({L_nce, L1_nce, L2_nce, L_cc, L1_cc, L2_cc, lam, bt_lhs, bt_gram, bt_sum, d_dim, K_cls,
                          tb_pair, L_pos, L_align, tau_bt, th4_dot, th4_pk, th4_pl, th3_dot, th3_pk, th3_pl,
-                         L2s_pairs, L2s_mean, nn_mismatch, nn_gap, err_G, err_main, sigma, R_eps, eps_s, A_size})
+                         L2s_pairs, L2s_mean, nn_mismatch, nn_gap, err_G, err_main, sigma, R_eps, eps_s, A_size,
+                         main_spread, lip_L, delta_s})
 
     @property
     def differentiable(self) -> frozenset[sympy.Symbol]:  # type: ignore[override]
         if self.encoder == "table" and self.integer:
             return frozenset()
         # the classifier's error and the (sigma, delta) cliques are discrete: no gradient
-        return self.symbols - {nn_mismatch, nn_gap, err_G, err_main, sigma, R_eps}
+        return self.symbols - {nn_mismatch, nn_gap, err_G, err_main, sigma, R_eps, main_spread, lip_L, delta_s}
 
     def validate(self, subject: AugSubject) -> None:
         setting = subject.setting
@@ -348,6 +353,9 @@ class AugmentedFamily(SubjectFamily):
             R_eps: lambda: xp.asarray(ag.r_eps(s, subject.eps)),
             eps_s: lambda: xp.asarray(subject.eps),
             A_size: lambda: xp.asarray(float(s.a)),
+            main_spread: lambda: xp.asarray(ag.main_good_spread(s, subject.delta, subject.eps)),
+            lip_L: lambda: xp.asarray(ag.lipschitz(s)[0]),
+            delta_s: lambda: xp.asarray(subject.delta),
         }
         return {sym: compute[sym]() for sym in symbols}
 

@@ -102,6 +102,11 @@ class Mixtures(SubjectFamily):
         classes: (min, max) N_C.  dims: (min, max) d.  support: max points per class.
         negatives: (min, max) N; ``n_at_least_classes`` draws N >= N_C (Lemma 2 needs p_cc > 0).
         with_k: draw k with 2 <= k+1 <= N_C.  with_task: draw a task T subset of C, |T| >= 1.
+        structured: the probability (0..1) that an adversarial start, and the share of the integer
+            draw 0..99 that picks a hypothesis draw, come from the structured two-class sub-family
+            :func:`point_vs_pair` (one class a point mass far out, the other a symmetric pair near the
+            origin), where Merad et al. Lemma 2 (8) is nearly tight; 0 (the default) keeps the plain
+            random mixtures. Drawn from the same seeded sources (hypothesis's seed, the start's rng).
     """
 
     def __init__(
@@ -115,6 +120,7 @@ class Mixtures(SubjectFamily):
         with_k: bool = False,
         with_task: bool = False,
         max_compositions: int = 3000,
+        structured: float = 0.0,
     ) -> None:
         self.uniform = uniform
         self.classes = classes
@@ -125,11 +131,21 @@ class Mixtures(SubjectFamily):
         self.with_k = with_k
         self.with_task = with_task
         self.max_compositions = max_compositions
-        self.name = "random finite mixtures" + (" (uniform rho)" if uniform else "")
+        if not 0.0 <= structured <= 1.0:
+            raise ValueError(f"structured = {structured} is not a share in [0, 1]")
+        if structured and not (classes[0] <= 2 <= classes[1] and support >= 2 and not uniform and not with_k):
+            raise ValueError("the structured sub-family has N_C = 2, supports of 1 and 2 points and a free rho")
+        self.structured = structured
+        self.name = "random finite mixtures" + (" (uniform rho)" if uniform else "") + (
+            " (with point-vs-pair draws)" if structured else "")
 
     # -- drawing ---------------------------------------------------------------
     def strategy(self) -> st.SearchStrategy[MixtureSubject]:
-        return _mixture_subjects(self)
+        if not self.structured:
+            return _mixture_subjects(self)
+        share = round(self.structured * 100)
+        return st.integers(0, 99).flatmap(
+            lambda i: _point_vs_pair_subjects(self) if i < share else _mixture_subjects(self))
 
     def _n_range(self, n_classes: int, n_points: int) -> tuple[int, int]:
         lo, hi = self.negatives
@@ -141,6 +157,8 @@ class Mixtures(SubjectFamily):
         return lo, max(lo, hi)
 
     def random_start(self, rng: np.random.Generator) -> MixtureSubject:
+        if self.structured and rng.random() < self.structured:
+            return self._point_vs_pair_start(rng)
         lo, hi = self.classes
         n_classes = int(rng.integers(max(lo, 2 if self.with_k else lo), hi + 1))
         d = int(rng.integers(self.dims[0], self.dims[1] + 1))
@@ -160,6 +178,14 @@ class Mixtures(SubjectFamily):
         k = int(rng.integers(1, n_classes)) if self.with_k else 1
         task = tuple(range(n_classes)) if self.with_task else ()
         return MixtureSubject(mix, N=N, k=k, task=task)
+
+    def _point_vs_pair_start(self, rng: np.random.Generator) -> MixtureSubject:
+        """A seeded draw of the structured sub-family (see :func:`point_vs_pair`)."""
+        d = int(rng.integers(self.dims[0], self.dims[1] + 1))
+        n_lo, n_hi = self._n_range(2, 3)
+        return point_vs_pair(rho_point=float(rng.uniform(*POINT_MASS)), far=float(rng.choice(FAR)),
+                             spread=float(rng.uniform(*SPREAD)), direction=rng.normal(size=d),
+                             N=int(rng.integers(n_lo, n_hi + 1)), point_first=bool(rng.integers(0, 2)))
 
     # -- evaluation --------------------------------------------------------------
 
@@ -334,6 +360,50 @@ class Mixtures(SubjectFamily):
         if subject.task:
             extra += f", T={list(subject.task)}"
         return subject.mixture.describe() + extra
+
+
+# -- the structured sub-family where Lemma 2 (8) is nearly tight ----------------------------------------
+#: the ranges its seeded draws use: the point class's mass, its distance, the pair's half-width. The ratio of
+#: (8)'s sides tends to 1 - rho^N / (1 - (1 - rho)^N) (rho the point's mass) as far * spread grows with
+#: spread << far: the draws aim at that region (rho <= 1/2, far >= 30), where the bound is nearly tight
+POINT_MASS = (0.05, 0.5)
+FAR = (30.0, 100.0, 300.0, 1000.0)
+SPREAD = (0.3, 3.0)
+STRUCTURED_SOURCE = "structured: point mass vs symmetric pair"
+
+
+def point_vs_pair(rho_point: float, far: float, spread: float, direction: Any, N: int,
+                  point_first: bool = True) -> MixtureSubject:
+    """Two classes (Merad et al. Lemma 2 (8)): a point mass at far * u (mass rho_point) and a symmetric pair
+    +-spread * u with weights 1/2 (mass 1 - rho_point), u = direction / ||direction||.
+
+    Heuristic asymptotics (not certified; compared with exact values in tests/test_lemma2_structured.py): with
+    far * spread >> log N and spread << far, L^mu_sup ~ (1 - rho_point) far spread / 2 and L^N_un ~ the same times
+    1 - (1 - rho_point)^N, so the ratio of (8)'s sides tends to p_cc(N) / (1 - (1 - rho_point)^N) =
+    1 - rho_point^N / (1 - (1 - rho_point)^N) (e.g. 62/63 for rho uniform, N = 6) as the scale grows."""
+    u = np.asarray(direction, dtype=np.float64).reshape(-1)
+    norm = float(np.linalg.norm(u))
+    if not np.isfinite(norm) or norm == 0:
+        raise AssumptionError("point_vs_pair: the direction must be a non-zero finite vector")
+    u = u / norm
+    point, pair = np.array([far * u]), np.array([spread * u, -spread * u])
+    rho = [rho_point, 1.0 - rho_point]
+    pts, wts = [point, pair], [np.array([1.0]), np.array([0.5, 0.5])]
+    if not point_first:
+        rho, pts, wts = rho[::-1], pts[::-1], wts[::-1]
+    return MixtureSubject(FiniteMixture.create(rho, pts, wts), N=N, source=STRUCTURED_SOURCE)
+
+
+@st.composite
+def _point_vs_pair_subjects(draw: Any, family: Mixtures) -> MixtureSubject:
+    d = draw(st.integers(family.dims[0], family.dims[1]))
+    direction = np.asarray(draw(st.lists(st.floats(-1.0, 1.0), min_size=d, max_size=d)))
+    if not np.linalg.norm(direction) > 1e-6:  # a (nearly) zero draw: take the first axis
+        direction = np.eye(d)[0]
+    n_lo, n_hi = family._n_range(2, 3)
+    return point_vs_pair(rho_point=draw(st.floats(*POINT_MASS)), far=draw(st.sampled_from(FAR)),
+                         spread=draw(st.floats(*SPREAD)), direction=direction, N=draw(st.integers(n_lo, n_hi)),
+                         point_first=draw(st.booleans()))
 
 
 #: beyond this many negative multisets, L^N_un is a Monte Carlo Enclosure (Hoeffding radius)

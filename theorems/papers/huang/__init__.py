@@ -11,4 +11,4 @@ PAPER = declare("huang",
                 "Huang, Yi, Zhao, Jiang -- The Generalization of Contrastive Self-Supervised Learning (ICLR 2023)",
                 ("004_86d461343230f9e1.txt",), __name__, __file__)
 
-from theorems.papers.huang import claims  # noqa: E402,F401  (registers the claims)
+from theorems.papers.huang import claims, sharp_constants, step_checks  # noqa: E402,F401  (claims, step checks)

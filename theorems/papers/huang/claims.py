@@ -17,6 +17,7 @@ from numerics.backend import FLOAT
 from theorems.subjects import augmented as aq
 from theorems.papers.huang import experiments as huang_experiments
 from theorems.papers.huang import certificates as proofs
+from theorems.papers.huang import sharp_constants
 from theorems.engine.claim import Assumption, Claim, Kind, Part, Source, UnencodableClaim, parts
 from theorems.engine.informative import Informative
 from theorems.engine.registry import add_structure, register
@@ -209,6 +210,7 @@ register(Claim(
                     labels=["mu_k^T mu_l <= sqrt(2/(p_k p_l) (L_2 + tau - (d - K)/2))"]),
     assumptions=(K_PAIR,),
     subjects=(AugmentedFamily(classes=(2, 4)), AugmentedFamily(norm="coord", inputs="clustered", classes=(2, 4)), LEARNED_BT),
+    artifacts=(sharp_constants.write_artifact,),
     encoding="tau = ||C - sum_k p_k mu_k mu_k^T||^2, the smallest tau the hypothesis allows (a larger tau "
              "only weakens the bound); tested at the pair k != l with the largest mu_k^T mu_l - bound. The "
              "square root's argument is never negative: ||sum p mu mu^T - I|| <= sqrt(L_2) + sqrt(tau) and (1) "
@@ -272,6 +274,24 @@ register(Claim(
     encoding=THEOREM2_ENCODING + " The main parts are the maximum-mass cliques of {d_A <= delta} (as for "
              "sigma); the misclassified mass is exact (rational nearest-centre sets, a tie is a mistake). This "
              "is what Theorem 2 feeds into Lemma 1; informative wherever the set is not empty.",
+))
+
+MAIN_SPREAD_LABEL = "||f(x1) - f(y1)|| <= L delta + 2 eps for x, y in C^0_k n S_eps, x1 in A(x), y1 in A(y)"
+
+register(Claim(
+    id="huang.theorem2.main_close", kind=Kind.INEQUALITY,
+    source=source("Theorem 2 (Main Result), the first step of its proof (not printed in the slides): main-part "
+                  "samples inside S_eps are embedded close together"),
+    statement=(Part(Le(aq.main_spread, aq.lip_L * aq.delta_s + 2 * aq.eps_s), MAIN_SPREAD_LABEL,
+                    informative=MAIN_GOOD_NONEMPTY),),
+    subjects=THEOREM2_FAMILIES,
+    adversarial=False,
+    encoding="The standard argument for the step: for x, y in C^0_k, d_A(x, y) <= delta gives x' in A(x), y' in "
+             "A(y) with ||x' - y'|| <= delta, so ||f(x') - f(y')|| <= L delta; x, y in S_eps give ||f(x1) - f(x')|| "
+             "<= eps and ||f(y') - f(y1)|| <= eps; the triangle inequality. L = the Lipschitz constant of f on "
+             "the augmented inputs (max ratio over pairs, as for Theorem 2); main parts are the maximum-mass "
+             "cliques of {d_A <= delta}. No divergence condition is needed, so every subject of Theorem 2's "
+             "families is checked (not only those meeting the condition).",
 ))
 
 THEOREM1_DERIVED = (
@@ -352,6 +372,7 @@ register(Claim(
 add_structure([
     ("huang.lemma1", "huang.theorem2"),
     ("huang.theorem2.main_part", "huang.theorem2"),
+    ("huang.theorem2.main_close", "huang.theorem2.main_part"),
     ("huang.theorem1", "huang.theorem2"),
     ("huang.barlow.trace_identity", "huang.barlow.trace_bound"),
     ("huang.barlow.trace_bound", "huang.theorem4"),

@@ -13,7 +13,7 @@ from sympy import Eq, Ge, Le
 from theorems.engine.named_results import (JENSEN, PRODUCT_BOUND, convex_by_second_derivative, finite_support,
                                            implied_by_positive_multiple, nonnegative_by_sympy)
 from theorems.engine.proof import Instance, Proof, Step
-from theorems.engine.registry import register_proof
+from theorems.engine.registry import register_proof, registered
 from theorems.papers.merad import certificates as certs
 from theorems.papers.merad import proof_quantities as pq
 from theorems.papers.merad import step_checks  # noqa: F401  (registers the page steps' certificates)
@@ -108,3 +108,56 @@ register_proof(Proof(
              Le(2 * loss_vec / eta, 2 * grad / eta), "the first fact, divided by eta/2 > 0"),
     ),
 ))
+
+
+# -- facts proved part by part: the log-sum-exp facts (stated without proof) and the steps of Lemma 7 -------
+def _part_by_part(claim_id: str, where: str, steps: dict[str, tuple[str, str, tuple]], not_printed: bool) -> None:
+    """One chain per part of ``claim_id``: a single link from the part's left side to its right side, with the
+    argument (printed, or the standard one where the paper gives none) and the certificates that prove it for
+    every size (Coq by induction on lists, sympy with symbolic dimension). The link *is* the part, so the chain
+    composes by construction; what the chain adds is that each step's certificate is checked on its own."""
+    claim = registered(claim_id)
+    for part in claim.statement:
+        text, reason, certificates = steps[str(part)]
+        register_proof(Proof(claim=claim_id, part=str(part), where=where, not_printed=not_printed, steps=(
+            Step(text, part.relation, reason, certificates=certificates, applies=part.applies),)))
+
+
+_LSE_WHERE = f"used in the proofs of Lemmas 1 and 2 ({HAL}, Section 7), stated without proof"
+_part_by_part("merad.lse.max_bounds", _LSE_WHERE, {
+    certs.LSE_MAX[0]: ("e^{max_i x_i} is one of the terms of sum_i e^{x_i}, all positive; take logs",
+                       "exp > 0, log increasing", (certs.lse_max_bounds_coq,)),
+    certs.LSE_MAX[1]: ("every term e^{x_i} <= e^{max_i x_i}, so sum_i e^{x_i} <= n e^{max_i x_i}; take logs",
+                       "log increasing, log(n e^m) = m + log n", (certs.lse_max_bounds_coq,)),
+}, not_printed=True)
+_part_by_part("merad.lse.nonneg", _LSE_WHERE, {
+    "LSE(x) >= 0": ("if x_j >= 0 then sum_i e^{x_i} >= e^{x_j} >= 1, so its log is >= 0",
+                    "the hypothesis: some x_j >= 0", (certs.lse_nonneg_coq,)),
+}, not_printed=True)
+_part_by_part("merad.lse.pairwise", _LSE_WHERE, {
+    certs.LSE_PAIRWISE[0]: ("sum_i e^{x_i} = sum_j (e^{x_{2j-1}} + e^{x_{2j}}) = sum_j e^{LSE(x_{2j-1}, x_{2j})}",
+                            "regroup the sum by pairs; exp(log y) = y", (certs.lse_pairwise_coq,)),
+    certs.LSE_PAIRWISE[1]: ("the upper bound of merad.lse.max_bounds applied to the n pair values",
+                            "LSE(y) <= max(y) + log n for y in R^n", (certs.lse_pairwise_coq,)),
+}, not_printed=True)
+_part_by_part("merad.lse.restriction", f"used in the proof of Lemma 2 ({HAL}, Section 7), stated without proof", {
+    "LSE(x_S) <= LSE(x)": ("sum_{i in S} e^{x_i} <= sum_{i in [n]} e^{x_i}: every dropped term is positive; "
+                           "take logs", "exp > 0, log increasing", (certs.lse_restriction_coq,)),
+}, not_printed=True)
+
+_LEMMA7_WHERE = f"Section 8, proof of Lemma 7 ({HAL}) = proof of Lemma 4.2 ({CONF})"
+_TRIPLETS = "chain rule through u = z_1^T (z_3 - z_2), zeta' = sigma, v = softmax(z_1^T z_2, z_1^T z_3)"
+_part_by_part("merad.lemma7.steps", _LEMMA7_WHERE, {
+    certs.LEMMA7_TRIPLET_PARTS[0]: ("loss_{i,1} = sigma(u)(z_3 - z_2) = (v_1 - 1) z_2 + v_2 z_3", _TRIPLETS,
+                                    (certs.lemma7_loss_vectors_symbolic,)),
+    certs.LEMMA7_TRIPLET_PARTS[1]: ("loss_{i,2} = -sigma(u) z_1, of norm |v_1 - 1| ||z_1|| (= v_2 ||z_1||)", _TRIPLETS,
+                                    (certs.lemma7_loss_vectors_symbolic,)),
+    certs.LEMMA7_TRIPLET_PARTS[2]: ("loss_{i,3} = sigma(u) z_1, of norm v_2 ||z_1||", _TRIPLETS,
+                                    (certs.lemma7_loss_vectors_symbolic,)),
+    certs.LEMMA7_TRIPLET_PARTS[3]: ("zeta(u) = log(1 + e^u) = -log sigma(-u) = -log(1 - v_2)", "sigma(-u) = 1 - sigma(u)",
+                                    (certs.lemma7_loss_vectors_symbolic,)),
+    certs.NEG_LOG: ("-log(1 - x) <= x/(1 - x) for 0 <= x <= 1/2", "log(1 + t) <= t with t = x/(1 - x)",
+                    (certs.neg_log1m_interval, certs.neg_log1m_coq)),
+    certs.RATIO: ("x/(1 - x) <= 2x for 0 <= x <= 1/2", "1/(1 - x) <= 2 for x <= 1/2",
+                  (certs.ratio_le_twice_interval, certs.ratio_le_twice_coq)),
+}, not_printed=False)

@@ -279,3 +279,59 @@ def _chebyshev_a_positive() -> Certificate:
 register_step_certificate("merad.coupon_variance_bound", coupon_variance_bound)
 register_named_step("merad.chebyshev_coupon", Instance(CHEBYSHEV, {
     "a > 0": _chebyshev_a_positive, "X has a finite variance": geometric_variance}))
+
+
+# -- Theorem 1 = Lemma 6 applied with eps' = eps eta / (2n), then Lemma 7 (Section 8) ------------------------
+_eps, _eta, _n, _delta, _d, _poly = sympy.symbols("epsilon eta n delta d P", positive=True)
+EPS_PRIME = _eps * _eta / (2 * _n)  # the substitution the proof of Theorem 1 prints
+
+
+def theorem1_lemma7_hypothesis() -> Certificate:
+    """Lemma 7 needs eps' < eta/2; with eps' = eps eta/(2n) that is eps < n (every eta, n > 0)."""
+    solved = sympy.solve_univariate_inequality(EPS_PRIME < _eta / 2, _eps, relational=False)
+    ok = sympy.simplify((_eta / 2 - EPS_PRIME) - _eta / (2 * _n) * (_n - _eps)) == 0  # eta/(2n) > 0
+    return Certificate(method="sympy (symbolic substitution)",
+                       statement="eps' = eps eta/(2n) < eta/2  <=>  eps < n  (eta/2 - eps' = eta (n - eps)/(2n))",
+                       domain="every eps, eta, n > 0", ok=bool(ok), details={"solution_in_eps": str(solved)})
+
+
+def theorem1_lemma7_bound() -> Certificate:
+    """Lemma 7's conclusion 2 eps'/eta with eps' = eps eta/(2n) is eps/n: the eta cancels."""
+    bound = sympy.simplify(2 * EPS_PRIME / _eta)
+    return Certificate(method="sympy (symbolic substitution)",
+                       statement=f"2 eps'/eta with eps' = eps eta/(2n) simplifies to {bound}",
+                       domain="every eps, eta, n > 0", ok=sympy.simplify(bound - _eps / _n) == 0)
+
+
+def theorem1_sum_bound() -> Certificate:
+    """n terms, each at most eps/n, sum to at most eps: sum_{i=1}^n eps/n = eps (symbolic n)."""
+    i = sympy.Symbol("i", integer=True, positive=True)
+    total = sympy.simplify(sympy.Sum(_eps / _n, (i, 1, _n)).doit())
+    return Certificate(method="sympy (symbolic n)",
+                       statement=f"L^_un(f) = sum_{{i<=n}} l(z_i) <= sum_{{i<=n}} eps/n = {total}",
+                       domain="every n >= 1, eps > 0 (each term bounded by the step before)",
+                       ok=sympy.simplify(total - _eps) == 0)
+
+
+def theorem1_lemma6_price() -> Certificate:
+    """Lemma 6's width m >= P d/eps' and steps T = P/(delta^2 eps'^2) with eps' = eps eta/(2n), derived
+    symbolically (P stands for the poly(n, L, 1/delta) factor Lemma 6 leaves unspecified): the substitution
+    brings 1/eta into m and 1/eta^2 into T, dependences the statement of Theorem 1 does not show."""
+    width = sympy.simplify(_poly * _d / EPS_PRIME)
+    steps = sympy.simplify(_poly / (_delta ** 2 * EPS_PRIME ** 2))
+    eta_power_m = sympy.degree(sympy.denom(sympy.together(width)), _eta)
+    eta_power_t = sympy.degree(sympy.denom(sympy.together(steps)), _eta)
+    ok = (sympy.simplify(width - 2 * _n * _poly * _d / (_eps * _eta)) == 0
+          and sympy.simplify(steps - 4 * _n ** 2 * _poly / (_delta ** 2 * _eps ** 2 * _eta ** 2)) == 0)
+    return Certificate(method="sympy (symbolic substitution)",
+                       statement=f"m >= P d/eps' = {width} and T = P/(delta^2 eps'^2) = {steps}: the width grows as "
+                                 f"eta^-{eta_power_m} and the number of steps as eta^-{eta_power_t}",
+                       domain="every eps, eta, n, delta, d, P > 0 (P = Lemma 6's unspecified poly(n, L, 1/delta))",
+                       ok=bool(ok), details={"m": str(width), "T": str(steps), "eta_power_m": int(eta_power_m),
+                                             "eta_power_T": int(eta_power_t)})
+
+
+register_step_certificate("merad.theorem1_lemma7_hypothesis", theorem1_lemma7_hypothesis)
+register_step_certificate("merad.theorem1_lemma7_bound", theorem1_lemma7_bound)
+register_step_certificate("merad.theorem1_sum_bound", theorem1_sum_bound)
+register_step_certificate("merad.theorem1_lemma6_price", theorem1_lemma6_price)
