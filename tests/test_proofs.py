@@ -83,8 +83,9 @@ def test_every_tag_of_the_real_pages_names_a_registered_claim_and_part() -> None
 
 
 def test_clcheck_proofs_writes_the_report_and_the_graph(tmp_path: Path) -> None:
-    res = CliRunner().invoke(app, ["proofs", "--paper", "merad.lse", "--budget", "10", "--out", str(tmp_path)])
+    res = CliRunner().invoke(app, ["proofs", "--paper", "merad.coupon", "--budget", "10", "--out", str(tmp_path)])
     assert res.exit_code == 0, res.output
     report = (tmp_path / "proofs.md").read_text()
-    assert "`merad.lse.max_bounds`" in report and "| step | status |" in report
+    assert "`merad.coupon.mean`" in report and "| step | status |" in report  # pages checked through their tags
+    assert "| proof not printed |" in report  # merad.coupon.variance: refuted, its value is cited
     assert (tmp_path / "proofs-graph.png").stat().st_size > 10_000

@@ -257,10 +257,16 @@ def is_slip(step: Step, results: dict[str, ClaimResult]) -> bool:
     notation slip and some other check (the reading the proof needs) is certified or tested."""
     from theorems.engine.registry import get
 
+    def declared_slip(cid: str) -> bool:
+        try:
+            return bool(getattr(get(cid), "notation_slip", ""))
+        except KeyError:  # a check named by a page but not registered declares nothing
+            return False
+
     refuting = [cid for cid, part in step.refs if ref_status(cid, part, results) == "refuted"]
     holding = [cid for cid, part in step.refs if ref_status(cid, part, results) in ("certified", "tested")]
     return (bool(refuting) and bool(holding) and not step.named and not step.certs
-            and all(getattr(get(cid), "notation_slip", "") for cid in refuting))
+            and all(declared_slip(cid) for cid in refuting))
 
 
 def broken_step(page: Page, entry: Any, result: ClaimResult | None) -> dict[str, Any] | None:
