@@ -1,4 +1,4 @@
-"""The p_cc implementation before issue 13 (item 4), kept verbatim as the benchmark's baseline.
+"""The p_cc implementation before issue 13 (item 4), kept as the benchmark's baseline.
 
 ``p_cc_info_previous(rho, N)`` is numerics.coupon.p_cc_info as it was: one zero-truncated Poisson
 window per class, each computed on its own (scalar Chernoff scans, a scalar log-pmf), and every
@@ -12,15 +12,14 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import mpmath
 import numpy as np
-from scipy import optimize
 
+# the helpers that have not changed since are imported; what changed is kept here as it was
 from numerics.coupon import (DROPPED_REL_TOL, _LOG_2PI, PccInfo, _check_n_draws, _check_rho,  # noqa: F401
-                             _stirlerr)
+                             _Factor, _point_of_sum, _solve_tilt, _stirlerr, _ztp_var)
 
 
 def _bd0(x: np.ndarray, m: float) -> np.ndarray:
@@ -56,48 +55,10 @@ def _log_dpois(k: np.ndarray, lam: float) -> np.ndarray:
 # ----------------------------------------------------------------------------
 # tilting
 # ----------------------------------------------------------------------------
-def _ztp_mean(x: np.ndarray) -> np.ndarray:
-    """E[M] for M ~ zero-truncated Poisson(x): x / (1 - e^{-x}) (-> 1 as x -> 0)."""
-    x = np.asarray(x, dtype=float)
-    den = -np.expm1(-x)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.where(x > 0, x / np.where(den > 0, den, 1.0), 1.0)
-    return out
-
-
-def _ztp_var(x: np.ndarray) -> np.ndarray:
-    """Var[M] for M ~ zero-truncated Poisson(x) (used only for the size estimate of r_N)."""
-    mu = _ztp_mean(x)
-    v = mu * (1.0 + x - mu)
-    return np.where(x < 1e-4, x / 2.0, np.maximum(v, 0.0))
-
-
-def _solve_tilt(rho: np.ndarray, N: int) -> float:
-    """s > 0 with sum_c rho_c s / (1 - e^{-rho_c s}) = N (bracket [N - N_C, N])."""
-    n = rho.size
-
-    def f(s: float) -> float:
-        return math.fsum(_ztp_mean(rho * s).tolist()) - N
-
-    lo, hi = float(max(N - n, 0.5)), float(N)
-    flo, fhi = f(lo), f(hi)
-    if flo >= 0:
-        return lo
-    if fhi <= 0:
-        return hi
-    return float(optimize.brentq(f, lo, hi, xtol=1e-12 * hi, rtol=1e-14, maxiter=200))
-
-
 def _chernoff_log(k: np.ndarray, lam: float) -> np.ndarray:
     """log of e^{-lam} (e lam / k)^k: bounds P(X >= k) for k >= lam, P(X <= k) for k <= lam."""
     k = np.asarray(k, dtype=float)
     return -lam + k + k * (math.log(lam) - np.log(k))
-
-
-@dataclass
-class _Factor:
-    pmf: np.ndarray
-    offset: int  # value of pmf[0]
 
 
 def _ztp_window(lam: float, tau: float) -> tuple[_Factor, float]:
@@ -159,17 +120,6 @@ def _conv(a: _Factor, b: _Factor, budget: float) -> tuple[_Factor, float]:
     """Distribution of A + B, trimmed by ``budget`` and renormalised to unit mass."""
     f, dropped = _trim(_Factor(np.convolve(a.pmf, b.pmf), a.offset + b.offset), budget)
     return _Factor(f.pmf / math.fsum(f.pmf.tolist()), f.offset), dropped
-
-
-def _point_of_sum(a: _Factor, b: _Factor, N: int) -> float:
-    """P(A + B = N) for independent A, B with the given (windowed) pmfs: one dot product."""
-    # need i in [0, la) and N - oa - ob - i in [0, lb)
-    t = N - a.offset - b.offset
-    i0 = max(0, t - (b.pmf.size - 1))
-    i1 = min(a.pmf.size - 1, t)
-    if i1 < i0:
-        return 0.0
-    return float(np.dot(a.pmf[i0:i1 + 1], b.pmf[t - i1:t - i0 + 1][::-1]))
 
 
 def _log_tilt_factor(lams: np.ndarray, counts: np.ndarray, lam_all: np.ndarray, N: int) -> float:
