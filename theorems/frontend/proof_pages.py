@@ -238,6 +238,7 @@ def assign(pages: list[Page], results: dict[str, ClaimResult]) -> None:
                 step.status = "assumption"
                 continue
             statuses = [ref_status(cid, part, results) for cid, part in step.refs]
+            ref_statuses = dict(zip(step.refs, statuses))
             step.checks = []
             for key in step.named:
                 status, info = named_status(key)
@@ -248,13 +249,14 @@ def assign(pages: list[Page], results: dict[str, ClaimResult]) -> None:
                 statuses.append(status)
                 step.checks.append(info)
             step.status = combine(statuses)
-            step.slip = step.status == "refuted" and is_slip(step, results)
+            step.slip = step.status == "refuted" and is_slip(step, ref_statuses)
             _ASSIGNED[(page.claim_id, step.number)] = step
 
 
-def is_slip(step: Step, results: dict[str, ClaimResult]) -> bool:
+def is_slip(step: Step, ref_statuses: dict[tuple[str, str | None], str]) -> bool:
     """A refuted step is a notation slip when every check that refutes it is a claim declared as a
-    notation slip and some other check (the reading the proof needs) is certified or tested."""
+    notation slip and some other check (the reading the proof needs) is certified or tested;
+    ``ref_statuses`` is the status of each (claim, part) the step's tag names, as assign() found it."""
     from theorems.engine.registry import get
 
     def declared_slip(cid: str) -> bool:
@@ -263,8 +265,8 @@ def is_slip(step: Step, results: dict[str, ClaimResult]) -> bool:
         except KeyError:  # a check named by a page but not registered declares nothing
             return False
 
-    refuting = [cid for cid, part in step.refs if ref_status(cid, part, results) == "refuted"]
-    holding = [cid for cid, part in step.refs if ref_status(cid, part, results) in ("certified", "tested")]
+    refuting = [cid for (cid, _), status in ref_statuses.items() if status == "refuted"]
+    holding = [cid for (cid, _), status in ref_statuses.items() if status in ("certified", "tested")]
     return (bool(refuting) and bool(holding) and not step.named and not step.certs
             and all(declared_slip(cid) for cid in refuting))
 

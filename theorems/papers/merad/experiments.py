@@ -50,7 +50,8 @@ def learned_section3(uniform: bool = False, ks: tuple[int, ...] = (1,), negative
     return LearnedMixtures(runs, quick, uniform=uniform, ks=ks, label=label, every_step=every_step)
 
 
-def _values(snap: Snapshot, symbols: list[Any]) -> dict[Any, float]:
+def snapshot_values(snap: Snapshot, symbols: list[Any]) -> dict[Any, float]:
+    """The quantities at one logged snapshot (the centre of an enclosure where the value is one)."""
     fam = Mixtures()
     subject = MixtureSubject(snapshot_mixture(snap, uniform=False), N=snap.spec.n_negatives)
     out = {}
@@ -64,7 +65,7 @@ def _curves(runs: tuple[RunSpec, ...], symbols: list[Any]) -> dict[int, dict[str
     out = {}
     for spec in runs:
         snaps = run_snapshots(spec)
-        vals = [_values(s, symbols) for s in snaps]
+        vals = [snapshot_values(s, symbols) for s in snaps]
         out[spec.seed] = {"steps": np.array([s.step for s in snaps]),
                           **{str(sym): np.array([v[sym] for v in vals]) for sym in symbols}}
     return out
@@ -118,6 +119,12 @@ def figure2(ctx: RunContext) -> str:
     return f"#### Figure 2 reproduced on digits\n\n![Figure 2]({png.name})\n"
 
 
+def norm_extremes(spec: RunSpec) -> tuple[list[Snapshot], float, float]:
+    """One run's snapshots, the smallest min ||f(x)|| and the largest max ||f(x)|| over its logged steps."""
+    snaps = run_snapshots(spec)
+    return snaps, min(s.norm_min for s in snaps), max(s.norm_max for s in snaps)
+
+
 def figure3(ctx: RunContext) -> str:
     """Figure 3: min and max output norms over the data along training."""
     out_dir, quick = ctx.out_dir, ctx.quick
@@ -125,10 +132,10 @@ def figure3(ctx: RunContext) -> str:
     curves: dict[int, dict[str, np.ndarray]] = {}
     rows = []
     for i, spec in enumerate(runs):
-        snaps = run_snapshots(spec)
+        snaps, eta, C = norm_extremes(spec)
         curves[i] = {"steps": np.array([s.step for s in snaps]), "min": np.array([s.norm_min for s in snaps]),
                      "max": np.array([s.norm_max for s in snaps])}
-        rows.append((spec, min(s.norm_min for s in snaps), max(s.norm_max for s in snaps)))
+        rows.append((spec, eta, C))
     png = out_dir / "merad.fig3.png"
     _figure(png, "Figure 3 (digits): min and max ||f(x)|| over the data",
             [("output norms", curves, [("min", "tab:blue", "min ||f(x)||"), ("max", "tab:red", "max ||f(x)||")])])

@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 
-from numerics.backend import FLOAT
 from theorems.engine.claim import RunContext
 from theorems.engine.experiment import ExperimentOutcome
 from theorems.engine.verdict import Verdict
@@ -49,16 +48,15 @@ def _unsupervised_curve(spec: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
 
     steps, un, sup, radius = [], [], [], 0.0
     for snap in run_snapshots(spec):
-        subject = mx.MixtureSubject(snapshot_mixture(snap, uniform=False), N=spec.n_negatives)
-        values = mx.Mixtures().quantities(subject, [mx.L_un, mx.L_sup_mu] if spec.n_negatives == 1 else [mx.L_sup_mu],
-                                          FLOAT)
+        values = ex.snapshot_values(snap, [mx.L_un, mx.L_sup_mu] if spec.n_negatives == 1 else [mx.L_sup_mu])
         if spec.n_negatives == 1:
-            un.append(float(values[mx.L_un]))
+            un.append(values[mx.L_un])
         else:
-            enclosure = cl.l_un_n_monte_carlo(subject.mixture, spec.n_negatives, TREND_SAMPLES, seed=0, alpha=1e-9)
+            mixture = snapshot_mixture(snap, uniform=False)
+            enclosure = cl.l_un_n_monte_carlo(mixture, spec.n_negatives, TREND_SAMPLES, seed=0, alpha=1e-9)
             un.append((enclosure.lo + enclosure.hi) / 2)
             radius = max(radius, (enclosure.hi - enclosure.lo) / 2)
-        sup.append(float(values[mx.L_sup_mu]))
+        sup.append(values[mx.L_sup_mu])
         steps.append(snap.step)
     return np.array(steps), np.array(un), np.array(sup), radius
 
@@ -111,14 +109,12 @@ def assumption2_constants(ctx: RunContext) -> ExperimentOutcome:
     """Assumption 2's eta > 0 and finite C: on every logged step of the Section 5 runs, and on the final
     outputs of the Theorem 1 runs (the fixed triplets X_data the assumption is stated for; those runs log
     their outputs at the end of training only, so "during training" is not checked there)."""
-    from training.snapshots import run_snapshots
-
     section5 = ex.for_seed((ex.QUICK_N1 + ex.QUICK_N15) if ctx.quick else (ex.FIG1_RUNS + ex.FIG2_RUNS), ctx.seed)
     rows = []
     for spec in section5:
-        snaps = run_snapshots(spec)
+        _, eta, C = ex.norm_extremes(spec)
         rows.append({"runs": f"Section 5, N = {spec.n_negatives}, seed {spec.seed}", "where": "every logged step",
-                     "eta": min(s.norm_min for s in snaps), "C": max(s.norm_max for s in snaps)})
+                     "eta": eta, "C": C})
     for run in ex.theorem1_runs(ctx.quick, ctx.seed):
         norms = np.linalg.norm(np.asarray(run["outputs"], dtype=float), axis=-1)
         rows.append({"runs": f"Theorem 1, width {run['width']}, seed {run['seed']}", "where": "final outputs",
