@@ -136,6 +136,24 @@ class Backend:
         raise NotImplementedError
 
 
+def logsumexp_float64(x: Array, axis: int) -> np.ndarray:
+    """log sum exp(x) along ``axis`` in float64: scipy.special.logsumexp's formula (the maximal
+    terms apart, ``a_max + log(count) + log1p(rest / count)``, so that a sum dominated by its
+    largest term loses no digits) without its per-call overhead (about 10x faster on the small
+    arrays of the linear-classifier fits). A row of -inf gives -inf, a +inf or NaN entry gives
+    +inf or NaN, as scipy does (tests/test_backend.py compares the two)."""
+    x = np.asarray(x, dtype=np.float64)
+    top = np.max(x, axis=axis, keepdims=True)
+    finite = np.isfinite(top)
+    shift = np.where(finite, top, 0.0)
+    is_top = x == top
+    count = np.sum(is_top, axis=axis, keepdims=True)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        rest = np.sum(np.where(is_top, 0.0, np.exp(x - shift)), axis=axis, keepdims=True)
+        out = np.where(finite, shift + np.log(count) + np.log1p(rest / count), top)
+    return np.squeeze(out, axis=axis)
+
+
 class NumpyBackend(Backend):
     """float64 numpy: the fast pass."""
 
@@ -204,9 +222,7 @@ class NumpyBackend(Backend):
         return np.min(x, axis=axis)
 
     def logsumexp(self, x: Array, axis: int) -> Array:
-        from scipy.special import logsumexp
-
-        return logsumexp(x, axis=axis)
+        return logsumexp_float64(x, axis)
 
     def stack(self, xs: Sequence[Array], axis: int = 0) -> Array:
         return np.stack([np.asarray(x, dtype=np.float64) for x in xs], axis=axis)

@@ -23,7 +23,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from numerics.backend import Backend
+from numerics.backend import Backend, logsumexp_float64
 from numerics.enclosure import Enclosure
 from numerics.errors import AssumptionError
 from numerics.mixture import FiniteMixture, check_k, check_negatives
@@ -256,12 +256,44 @@ def l_un_n_monte_carlo(
     where min/max run over all logits of the finite mixture, so Hoeffding's inequality gives
     P(|mean - L^N_un| >= r) <= alpha with r = range * sqrt(log(2/alpha) / (2 * samples)).
     Returns the enclosure [mean - r, mean + r] (its ``mid`` is the sample mean).
-    """
-    from numerics.backend import FLOAT
 
+    The estimate is a deterministic function of its arguments, so the last few are kept
+    (:data:`_MC_MEMO`): a figure that plots the values a check has just computed reuses them.
+    """
     N = check_negatives(N)
     if samples < 1:
         raise AssumptionError(f"samples = {samples}: Monte Carlo needs at least one sample")
+    key = _mixture_key(mix, N, samples, seed, alpha)
+    if key not in _MC_MEMO:
+        while len(_MC_MEMO) >= _MC_MEMO_SIZE:
+            _MC_MEMO.pop(next(iter(_MC_MEMO)))
+        _MC_MEMO[key] = _monte_carlo(mix, N, samples, seed, alpha)
+    return _MC_MEMO[key]
+
+
+#: the last Monte Carlo estimates, keyed by the mixture's bytes and the sampling parameters
+_MC_MEMO: dict[str, Enclosure] = {}
+_MC_MEMO_SIZE = 512
+
+
+def _mixture_key(mix: FiniteMixture, *params: Any) -> str:
+    import hashlib
+
+    h = hashlib.sha256(repr(params).encode())
+    for a in (mix.rho, *mix.points, *mix.weights):
+        a = np.ascontiguousarray(a, dtype=np.float64)
+        h.update(repr(a.shape).encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+#: rows of logits whose spread is below this are summed in exp space (no term underflows)
+_EXP_SPREAD = 600.0
+
+
+def _monte_carlo(mix: FiniteMixture, N: int, samples: int, seed: int, alpha: float) -> Enclosure:
+    from numerics.backend import FLOAT
+
     arr = MixtureArrays.from_mixture(mix, FLOAT)
     rng = np.random.default_rng(seed)
     logits, pair_mass = _pair_logits(arr)
@@ -271,8 +303,15 @@ def l_un_n_monte_carlo(
     pi = pi / pi.sum()
     q = _choice(rng, pair_p, samples)
     negs = _choice(rng, pi, (samples, N))
-    x = logits[q[:, None], negs]  # (samples, N)
-    vals = np.logaddexp(0.0, _lse_rows(x))
+    top = logits.max(axis=1)
+    if float(np.max(top - logits.min(axis=1))) <= _EXP_SPREAD:
+        # sum_i e^{x_i} = e^{top_q} sum_i e^{x_i - top_q}: one exp per logit, not per draw; every
+        # term is >= e^-600, far above float64's smallest normal, so no term is lost
+        scaled = np.exp(logits - top[:, None])
+        lse = top[q] + np.log(scaled.ravel()[q[:, None] * logits.shape[1] + negs].sum(axis=1))
+    else:
+        lse = _lse_rows(logits[q[:, None], negs])  # (samples,)
+    vals = np.logaddexp(0.0, lse)
     lo = float(np.logaddexp(0.0, np.log(N) + logits.min()))
     hi = float(np.logaddexp(0.0, np.log(N) + logits.max()))
     radius = (hi - lo) * math.sqrt(math.log(2.0 / alpha) / (2.0 * samples))
@@ -307,9 +346,7 @@ def _choice(rng: np.random.Generator, p: np.ndarray, shape: int | tuple[int, ...
 
 
 def _lse_rows(x: np.ndarray) -> np.ndarray:
-    from scipy.special import logsumexp
-
-    return logsumexp(x, axis=1)
+    return logsumexp_float64(x, axis=1)
 
 
 # -- class-distribution constants ---------------------------------------------------

@@ -642,3 +642,19 @@ def test_l_sup_mu_relative_accuracy_on_well_separated_mixture(backend: str) -> N
     spec = Spec("separated", (0.5, 0.5), (((3.0,), (2.5,)), ((-3.0,),)), ((0.5, 0.5), (1.0,)))
     v = evaluate(backend, spec.mixture(), lambda arr, xp: C.l_sup_mu(arr))
     assert rel_err(as_number(v), reference(spec, "l_sup_mu", (0, 1), precise=True)) <= REL
+
+
+@pytest.mark.parametrize("scale", [1.0, 12.0])
+def test_monte_carlo_exp_space_sum_equals_per_draw_logsumexp(scale: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exp-space sum (rows of moderate spread) and the per-draw log-sum-exp (wide rows) give
+    the same estimate on the same draws; the memo returns what it stored for the same arguments."""
+    mix = SPECS[3].mixture()
+    mix = type(mix)(mix.rho, tuple(p * scale for p in mix.points), mix.weights)  # spread grows ~ scale^2
+    monkeypatch.setattr(C, "_MC_MEMO", {})
+    fast = C.l_un_n_monte_carlo(mix, 4, samples=5000, seed=7)
+    assert C.l_un_n_monte_carlo(mix, 4, samples=5000, seed=7) is fast
+    monkeypatch.setattr(C, "_MC_MEMO", {})
+    monkeypatch.setattr(C, "_EXP_SPREAD", -1.0)  # every row through _lse_rows
+    slow = C.l_un_n_monte_carlo(mix, 4, samples=5000, seed=7)
+    assert fast.mid == pytest.approx(slow.mid, rel=1e-13, abs=1e-13), (fast, slow)
+    assert fast.radius == pytest.approx(slow.radius, rel=1e-14)

@@ -56,3 +56,64 @@ def test_the_ray_executor_gives_the_same_report(sequential: tuple[dict[str, Any]
     report, out1 = sequential
     assert report == audit(tmp_path, "--executor", "ray")
     assert files(out1) == files(tmp_path)
+
+
+# -- the order of a parallel audit (never its results) ------------------------------------------
+
+
+def _fill(path: str) -> None:
+    Path(path).write_text("done")
+
+
+def _fail(path: str) -> None:
+    raise OSError(f"cannot train {path}")
+
+
+def test_prerequisites_are_kept_once_per_key_and_run_longest_first(tmp_path: Path) -> None:
+    from theorems.engine.prerequisite import Prerequisite, unique
+    from theorems.frontend.runner import Job, queue, run_local
+    from theorems.engine.budget import PROFILES
+
+    a = Prerequisite("a", _fill, (str(tmp_path / "a"),), cost=1.0)
+    b = Prerequisite("b", _fill, (str(tmp_path / "b"),), cost=5.0)
+    shared = unique([a, b, Prerequisite("a", _fail, ("other",), cost=9.0)])  # the first "a" is kept
+    assert [p.key for p in shared] == ["b", "a"] and shared[1].fn is _fill
+    jobs = [Job("x.short", PROFILES["quick"], 0, cost=1.0), Job("x.long", PROFILES["quick"], 0, cost=7.0)]
+    order = queue(jobs, shared)
+    assert [getattr(t, "key", None) or t.claim_id for t in order] == ["b", "a", "x.long", "x.short"]
+    bad = Prerequisite("bad", _fail, (str(tmp_path / "c"),))
+    outcomes = dict((t.key, r) for t, r in run_local([*shared, bad], 2))
+    assert outcomes["a"] is None and outcomes["b"] is None and "cannot train" in outcomes["bad"]
+    assert (tmp_path / "a").read_text() == (tmp_path / "b").read_text() == "done"
+
+
+def test_claims_declare_the_training_runs_they_share() -> None:
+    """merad.fig1 and merad.fig1.trend need the same 5 runs: an audit of both trains them once."""
+    from theorems.engine.prerequisite import prerequisites_of, unique
+    from theorems.engine.registry import get
+
+    fig1, trend = (prerequisites_of(get(c), False, 0) for c in ("merad.fig1", "merad.fig1.trend"))
+    assert len(fig1) == len(trend) == 5 and {p.key for p in fig1} == {p.key for p in trend}
+    assert len(unique(fig1 + trend)) == 5
+    seed1 = prerequisites_of(get("merad.fig1"), False, 1)
+    assert not {p.key for p in seed1} & {p.key for p in fig1}  # another audit seed trains other runs
+    assert len(prerequisites_of(get("merad.theorem1"), False, 0)) == 15
+
+
+def test_expected_seconds_come_from_the_last_audit_else_the_declared_cost(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from theorems.engine.registry import get
+    from theorems.engine.verdict import ClaimResult, Verdict
+    from theorems.frontend import schedule
+
+    monkeypatch.setenv("CLCHECK_CACHE", str(tmp_path))
+    claims = [get("merad.fig2"), get("merad.tau_plus")]
+    declared = schedule.expected_seconds(claims, "audit")
+    assert declared == {"merad.fig2": get("merad.fig2").cost, "merad.tau_plus": get("merad.tau_plus").cost}
+    done = ClaimResult(id="merad.tau_plus", kind="identity", source="", statement="", verdict=Verdict.PROVED,
+                       seconds=42.5)
+    schedule.record([done], "audit")
+    assert schedule.expected_seconds(claims, "audit")["merad.tau_plus"] == 42.5
+    assert schedule.expected_seconds(claims, "quick")["merad.tau_plus"] == get("merad.tau_plus").cost
+    (tmp_path / "timings.json").write_text("{not json")
+    assert schedule.expected_seconds(claims, "audit") == declared  # a broken file is only a lost hint

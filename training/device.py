@@ -68,10 +68,28 @@ def seed_everything(seed: int, device: torch.device | None = None) -> None:
 def configure_process(threads: int = 1) -> None:
     """Process-wide torch settings, made once by the entry points (CLI, pytest plugin, benchmarks).
 
-    One thread: on 2 shared cores small steps stall 10-50x when two threads wait on each other.
-    Deterministic kernels (``warn_only``): a fixed seed gives bit-identical parameters on CPU.
-    Library functions never change these settings themselves.
+    One thread, for torch and for numpy's BLAS (OpenBLAS takes every core by default): on 2 shared
+    cores small steps stall 10-50x when two threads wait on each other, and a parallel audit's
+    worker processes would each start a thread per core. Library functions never change these
+    settings themselves. Deterministic kernels are asked for by the training loop itself
+    (:func:`deterministic_kernels`): the request imports torch's compiler stack (about 2 s), which a
+    process that trains nothing should not pay.
     """
+    from threadpoolctl import threadpool_limits
+
     if torch.get_num_threads() != threads:
         torch.set_num_threads(threads)
-    torch.use_deterministic_algorithms(True, warn_only=True)
+    threadpool_limits(threads)
+
+
+def preload_compiler_stack() -> None:
+    """Import what torch imports on the first optimizer step (torch._dynamo, about 2 s) now: an audit
+    does it once in the driver, before its workers fork, instead of inside each claim's time limit."""
+    import torch._dynamo  # noqa: F401
+
+
+def deterministic_kernels() -> None:
+    """Deterministic kernels (``warn_only``): a fixed seed gives bit-identical parameters on CPU.
+    Called by ``training.loop.optimize``, the loop every training run goes through."""
+    if not torch.are_deterministic_algorithms_enabled():
+        torch.use_deterministic_algorithms(True, warn_only=True)

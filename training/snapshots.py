@@ -96,13 +96,28 @@ def evaluation_indices(y: np.ndarray, per_class: int) -> np.ndarray:
 
 def run_snapshots(spec: RunSpec) -> list[Snapshot]:
     """Train (or load from the cache) and return the snapshots at every logged step."""
-    data = cached_run(f"digits-{spec.name}", asdict(spec), lambda: _train(spec))
+    data = _cached(spec)
     aug = data["aug_feats"] if "aug_feats" in data else [None] * len(data["steps"])
     inputs = data["aug_inputs"] if "aug_inputs" in data else None
     return [Snapshot(spec, int(step), float(loss), emb, data["labels"], float(lo), float(hi), data["class_freq"],
                      inputs, feats)
             for step, loss, emb, lo, hi, feats in zip(data["steps"], data["losses"], data["embeddings"],
                                                       data["norm_min"], data["norm_max"], aug)]
+
+
+def _cached(spec: RunSpec) -> Arrays:
+    return cached_run(f"digits-{spec.name}", asdict(spec), lambda: _train(spec))
+
+
+def ensure_trained(spec: RunSpec) -> None:
+    """Train the run into the cache unless it is there (a parallel audit does this ahead of the claims)."""
+    _cached(spec)
+
+
+def training_seconds(spec: RunSpec) -> float:
+    """A rough duration of the run on one core: it encodes (2 + N) batch images per step (about
+    25 000 image passes, forward and backward, per second for the conv encoder)."""
+    return spec.steps * spec.batch_size * (2 + spec.n_negatives) * (1 + spec.aug_views) / 25_000
 
 
 def _train(spec: RunSpec) -> Arrays:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from theorems.engine.informative import Informative
     from theorems.engine.experiment import ExperimentOutcome
     from theorems.engine.family import SubjectFamily
+    from theorems.engine.prerequisite import Prerequisite
 
 
 class Kind(str, enum.Enum):
@@ -185,6 +186,11 @@ class ClaimBase:
     _: KW_ONLY
     notes: str = ""
     encoding: str = ""  # how the printed words became this claim
+    # scheduling only (never the verdict): roughly the claim's seconds in the audit profile, so that a
+    # parallel audit starts the long claims first; an audit's measured times replace it when known
+    cost: float = 1.0
+    # work shared with other claims (training runs): prerequisites(quick, seed) -> [Prerequisite]
+    prerequisites: "Callable[[bool, int], Sequence[Prerequisite]] | None" = None
 
     def __post_init__(self) -> None:
         if not self.id or self.id != self.id.lower() or " " in self.id or "." not in self.id:

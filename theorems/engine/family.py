@@ -16,7 +16,7 @@ hand-written families of the shipped papers implement it directly.
 from __future__ import annotations
 
 import copy
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import numpy as np
 import sympy
@@ -25,6 +25,9 @@ from hypothesis import strategies as st
 from numerics.backend import Backend
 from numerics.errors import AssumptionError
 from theorems.engine.quantity import trivial_range
+
+if TYPE_CHECKING:
+    from theorems.engine.prerequisite import Prerequisite
 
 
 def check_fields(data: Any, required: Sequence[str], optional: Sequence[str] = (), family: str = "") -> None:
@@ -68,6 +71,11 @@ class SubjectFamily:
     def exhaustive(self, quick: bool = False) -> Iterable[Any]:
         """Subjects checked one by one in addition to random draws (default: none);
         ``quick`` asks for a thinner sweep (the fast test profile)."""
+        return ()
+
+    def prerequisites(self, quick: bool, seed: int) -> Sequence["Prerequisite"]:
+        """Shared work its exhaustive list reads (training runs), for the profile and the audit seed:
+        a parallel audit does it once, ahead of the claims (theorems.engine.prerequisite)."""
         return ()
 
     # -- evaluation --------------------------------------------------------------

@@ -118,16 +118,21 @@ def audit(
 
     Ctrl-C (or SIGTERM) writes the reports of the claims finished so far, marked partial, and
     exits 130 (143)."""
+    from theorems.engine.prerequisite import prerequisites_of, unique
     from theorems.engine.witness import write_witness
+    from theorems.frontend import schedule
     from theorems.frontend.report import write_reports
     from theorems.frontend.runner import Job, default_jobs, execute, write_files
-    from training.device import configure_process
+    from training.device import configure_process, preload_compiler_stack
 
     if executor not in ("local", "ray"):
         raise ValueError(f"--executor {executor!r}: use local or ray")
     claims = _select(paper, claim)
     plan = _budget(profile, budget, adversarial_starts, adversarial_steps)
     configure_process()
+    preload_compiler_stack()
+    expected = schedule.expected_seconds(claims, profile)
+    shared = unique(p for c in claims for p in prerequisites_of(c, plan.quick, seed))
     results = []
     interrupted: int | None = None
     with _terminate_as_interrupt(), _progress() as progress:
@@ -142,12 +147,18 @@ def audit(
             progress.update(task, description=f"checked {result.id}")
             progress.advance(task)
 
+        def trained(prerequisite: Any, error: str | None) -> None:
+            progress.update(task, description=f"prepared {prerequisite.key}" + (" (failed)" if error else ""))
+
         try:
-            execute([Job(c.id, plan, seed, claim_timeout) for c in claims], executor, jobs or default_jobs(),
-                    address, collect)
+            execute([Job(c.id, plan, seed, claim_timeout, cost=expected[c.id]) for c in claims], executor,
+                    jobs or default_jobs(), address, collect, shared, trained)
         except _Interrupted as stop:
             interrupted = stop.code
     planned = [c.id for c in claims]
+    results.sort(key=lambda r: planned.index(r.id))  # a parallel audit finishes in its own order
+    if interrupted is None:
+        schedule.record(results, profile)
     write_reports(results, seed, out, {"profile": profile, **plan.__dict__}, planned=planned)
     _print_table(results, seed)
     console.print(f"reports: {out / 'report.md'} and {out / 'report.json'}")

@@ -5,6 +5,11 @@ folder and returns its :class:`ClaimResult` together with the files its check wr
 the driver writes those files and the witnesses into the report folder. A claim's check depends
 only on the claim, the budget and the seed, so the reports of ``--jobs 1``, ``--jobs N`` and
 ``--executor ray`` are identical (timings aside), and nothing depends on a shared filesystem.
+
+In parallel the order of the work is chosen for the wall clock, never for the results: first the
+prerequisites the claims share (training runs, :mod:`theorems.engine.prerequisite`), the longest
+first, then the claims, the longest first (their measured or declared ``cost``); results arrive in
+the order they finish and the caller puts them back in claim order.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import Any, Callable, Iterator
 
 from numerics.files import write_bytes_atomic
 from theorems.engine.budget import Budget
+from theorems.engine.prerequisite import Prerequisite
 from theorems.engine.verdict import ClaimResult
 
 Files = dict[str, bytes]
@@ -25,13 +31,14 @@ Files = dict[str, bytes]
 
 @dataclass(frozen=True)
 class Job:
-    """One claim to check."""
+    """One claim to check; ``cost`` (its expected seconds) orders the parallel queue only."""
 
     claim_id: str
     budget: Budget
     seed: int
     timeout: float | None = None
     write_artifacts: bool = True
+    cost: float = 1.0
 
 
 def run_job(job: Job) -> tuple[ClaimResult, Files]:
@@ -50,6 +57,27 @@ def run_job(job: Job) -> tuple[ClaimResult, Files]:
     return result, files
 
 
+def run_prerequisite(prerequisite: Prerequisite) -> str | None:
+    """Do one shared piece of work; None, or the error it met (the claims that need it meet the
+    same error in their own checks and report it there)."""
+    from training.device import configure_process
+
+    configure_process()
+    try:
+        prerequisite.run()
+    except Exception as exc:  # noqa: BLE001 - reported by the claims that need it
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+Task = Job | Prerequisite
+
+
+def run_task(task: Task) -> tuple[Task, Any]:
+    """A pool's unit of work: a prerequisite (-> its error or None) or a claim (-> result, files)."""
+    return task, (run_prerequisite(task) if isinstance(task, Prerequisite) else run_job(task))
+
+
 def _ignore_interrupts() -> None:
     """Pool workers leave Ctrl-C (sent to the whole process group) to the driver, which stops them
     and writes the report. SIGTERM gets its default back (a forked worker inherits the driver's
@@ -63,19 +91,26 @@ def default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
-def run_local(jobs: list[Job], processes: int) -> Iterator[tuple[ClaimResult, Files]]:
-    """The results in the order of ``jobs``: in this process (``processes`` = 1) or a process pool."""
-    if processes <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            yield run_job(job)
+def queue(jobs: list[Job], prerequisites: list[Prerequisite]) -> list[Task]:
+    """The parallel order: the prerequisites (longest first), then the claims (longest first; ties
+    keep the claim order)."""
+    return [*sorted(prerequisites, key=lambda p: -p.cost), *sorted(jobs, key=lambda j: -j.cost)]
+
+
+def run_local(tasks: list[Task], processes: int) -> Iterator[tuple[Task, Any]]:
+    """Each task with its outcome: in this process in the given order (``processes`` = 1), else
+    from a process pool in the order they finish."""
+    if processes <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield run_task(task)
         return
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
-    pool = context.Pool(min(processes, len(jobs)), initializer=_ignore_interrupts, maxtasksperchild=None)
+    pool = context.Pool(min(processes, len(tasks)), initializer=_ignore_interrupts, maxtasksperchild=None)
     finished = False
     try:
-        for item in pool.imap(run_job, jobs, chunksize=1):
+        for item in pool.imap_unordered(run_task, tasks, chunksize=1):
             yield item
         finished = True
     finally:
@@ -86,9 +121,10 @@ def run_local(jobs: list[Job], processes: int) -> Iterator[tuple[ClaimResult, Fi
         pool.join()
 
 
-def run_ray(jobs: list[Job], address: str | None) -> Iterator[tuple[ClaimResult, Files]]:
-    """The results in the order of ``jobs``, each job a Ray task (on the cluster at ``address``, or a
-    local Ray instance started here when ``address`` is None)."""
+def run_ray(tasks: list[Task], address: str | None) -> Iterator[tuple[Task, Any]]:
+    """Each task with its outcome as they finish, each task a Ray task (on the cluster at
+    ``address``, or a local Ray instance started here when ``address`` is None). Ray starts
+    them in the order given: the prerequisites first."""
     try:
         import ray
     except ImportError:
@@ -100,10 +136,11 @@ def run_ray(jobs: list[Job], address: str | None) -> Iterator[tuple[ClaimResult,
                                            if k in ("CLCHECK_PLUGINS", "CLCHECK_CACHE")}})
         started = True
     try:
-        task = ray.remote(run_job)
-        refs = [task.remote(job) for job in jobs]
-        for ref in refs:
-            yield ray.get(ref)
+        remote = ray.remote(run_task)
+        pending = [remote.remote(task) for task in tasks]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(done[0])
     finally:
         if started:
             ray.shutdown()
@@ -116,8 +153,17 @@ def write_files(out: Path, files: Files) -> None:
 
 
 def execute(jobs: list[Job], executor: str, processes: int, address: str | None,
-            on_result: Callable[[ClaimResult, Files], Any]) -> None:
-    """Run every job with the chosen executor, handing each result (in job order) to ``on_result``."""
-    results = run_ray(jobs, address) if executor == "ray" else run_local(jobs, processes)
-    for result, files in results:
-        on_result(result, files)
+            on_result: Callable[[ClaimResult, Files], Any], prerequisites: list[Prerequisite] = (),  # type: ignore[assignment]
+            on_prerequisite: Callable[[Prerequisite, str | None], Any] | None = None) -> None:
+    """Run every job with the chosen executor, handing each result to ``on_result`` as it finishes
+    (in job order when run in this process). The prerequisites run first where the claims run in
+    parallel; in this process (``--jobs 1``) each claim does what it needs itself."""
+    parallel = executor == "ray" or processes > 1
+    tasks = queue(jobs, list(prerequisites)) if parallel else list(jobs)
+    outcomes = run_ray(tasks, address) if executor == "ray" else run_local(tasks, processes)
+    for task, outcome in outcomes:
+        if isinstance(task, Prerequisite):
+            if on_prerequisite is not None:
+                on_prerequisite(task, outcome)
+        else:
+            on_result(*outcome)

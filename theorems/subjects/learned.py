@@ -20,11 +20,21 @@ from theorems.engine.family import SubjectFamily, check_fields
 from theorems.engine.quantity import quantity
 from theorems.subjects.mixtures import Mixtures, MixtureSubject
 from theorems.subjects.triplets import TripletSubject, Triplets
-from training.snapshots import RunSpec, Snapshot, run_snapshots
+from theorems.engine.prerequisite import Prerequisite
+from training.snapshots import RunSpec, Snapshot, ensure_trained, run_snapshots, training_seconds
 
 # learned encoders (Merad et al. Section 5, Figure 3 / Assumption 2)
 out_norm_min = quantity("out_norm_min", range=(0, None), doc="min_x ||f(x)|| over the data")
 out_norm_max = quantity("out_norm_max", range=(0, None), doc="max_x ||f(x)|| over the data")
+
+
+def trained_runs(runs: Iterable[RunSpec], seed: int) -> list[Prerequisite]:
+    """The digits runs ``runs`` as the audit with seed ``seed`` trains them, as prerequisites."""
+    out = []
+    for spec in runs:
+        spec = spec.for_audit_seed(seed)
+        out.append(Prerequisite(f"digits-{spec.name}-{spec.key()}", ensure_trained, (spec,), training_seconds(spec)))
+    return out
 
 
 def snapshot_mixture(snap: Snapshot, uniform: bool) -> FiniteMixture:
@@ -72,6 +82,9 @@ class LearnedMixtures(Learned, Mixtures):
             raise AssumptionError(f"{self.name}: rho is not uniform")
         if not 1 <= subject.k <= max(1, subject.n_classes - 1):
             raise AssumptionError(f"{self.name}: k = {subject.k} is out of range for N_C = {subject.n_classes}")
+
+    def prerequisites(self, quick: bool, seed: int) -> list[Prerequisite]:
+        return trained_runs(self.quick_runs if quick else self.runs, seed)
 
     def exhaustive(self, quick: bool = False) -> Iterable[MixtureSubject]:
         for spec in self.quick_runs if quick else self.runs:
@@ -133,6 +146,9 @@ class NormSnapshots(Learned, SubjectFamily):
         self.name = "learned encoders (digits, output norms)"
 
     symbols = frozenset({out_norm_min, out_norm_max})
+
+    def prerequisites(self, quick: bool, seed: int) -> list[Prerequisite]:
+        return trained_runs(self.quick_runs if quick else self.runs, seed)
 
     def exhaustive(self, quick: bool = False) -> Iterable[NormSubject]:
         for spec in self.quick_runs if quick else self.runs:

@@ -203,7 +203,7 @@ register(Claim(
 ))
 
 register(Claim(
-    id="huang.theorem4", kind=Kind.INEQUALITY,
+    id="huang.theorem4", kind=Kind.INEQUALITY, cost=10,
     source=source("Theorem 4"),
     statement=parts(Le(aq.th4_dot, sqrt(TWO / (aq.th4_pk * aq.th4_pl)
                                        * (aq.L2_cc + aq.tau_bt - (aq.d_dim - aq.K_cls) / 2))),

@@ -19,7 +19,8 @@ from training.snapshots import RunSpec, Snapshot, run_snapshots, training_seed
 from theorems.engine.claim import RunContext
 from theorems.engine.figures import save_figure, subplots
 from theorems.subjects.augmented import AugmentedFamily, AugSubject, build
-from theorems.subjects.learned import Learned
+from theorems.engine.prerequisite import Prerequisite
+from theorems.subjects.learned import Learned, trained_runs
 
 SEEDS = (0, 1, 2)
 EPS = 0.5  # S_eps: every pair of a sample's augmentations within 0.5 in the embedding
@@ -63,6 +64,9 @@ class LearnedAugmented(Learned, AugmentedFamily):
     def cheap_to_confirm(self, subject: AugSubject) -> bool:
         # n = 50 samples, |A| = 3, d = 16: InfoNCE has 67 500 terms; candidates are still confirmed
         return False
+
+    def prerequisites(self, quick: bool, seed: int) -> list[Prerequisite]:
+        return trained_runs(_runs(self.loss, quick), seed)  # _runs(..., 0): the runs' own seeds
 
     def exhaustive(self, quick: bool = False) -> Iterable[AugSubject]:
         for spec in _runs(self.loss, quick, self.seed):

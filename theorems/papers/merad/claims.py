@@ -119,7 +119,7 @@ register(Claim(
 
 # -- Lemma 1 (7) = Lemma 3.1 ------------------------------------------------------------
 register(Claim(
-    id="merad.lemma1", kind=Kind.INEQUALITY,
+    id="merad.lemma1", kind=Kind.INEQUALITY, cost=8,
     source=source("Lemma 1 (7) = Lemma 3.1"),
     statement=parts(
         Le(mx.L_sup, mx.L_sup_mu), Le(mx.L_sup_mu, mx.L_un / mx.p_min + log(mx.N_C)),
@@ -131,7 +131,7 @@ register(Claim(
 
 # -- Lemma 2 (8) = Lemma 3.2 ------------------------------------------------------------
 register(Claim(
-    id="merad.lemma2", kind=Kind.INEQUALITY,
+    id="merad.lemma2", kind=Kind.INEQUALITY, cost=7,
     source=source("Lemma 2 (8) = Lemma 3.2"),
     statement=parts(
         Le(mx.L_sup, mx.L_sup_mu), Le(mx.L_sup_mu, mx.L_un_N / mx.p_cc),
@@ -151,7 +151,7 @@ register(Claim(
 
 # -- Proposition 1 = Proposition 2 = Proposition 3.3 -------------------------------------------
 register(Claim(
-    id="merad.prop1.part1", kind=Kind.INEQUALITY,
+    id="merad.prop1.part1", kind=Kind.INEQUALITY, cost=9,
     source=source("Proposition 2 (1) = Proposition 3.3 (1)"),
     statement=parts(
         Le(mx.L_sup_k, mx.L_sup_mu_k),
@@ -169,7 +169,7 @@ register(Claim(
 ))
 
 register(Claim(
-    id="merad.prop1.part2", kind=Kind.INEQUALITY,
+    id="merad.prop1.part2", kind=Kind.INEQUALITY, cost=40,
     source=source("Proposition 1 = Proposition 2 (2) = Proposition 3.3 (2)"),
     statement=parts(
         Le(mx.L_sup_k, mx.L_sup_mu_k),
@@ -232,7 +232,7 @@ register(Claim(
 ))
 
 register(Claim(
-    id="merad.coupon.chebyshev", kind=Kind.INEQUALITY,
+    id="merad.coupon.chebyshev", kind=Kind.INEQUALITY, cost=25,
     source=source("Section 3.1, after Lemma 2", (HAL,)),
     statement=parts(Le(cp.P_dev, pi ** 2 / (6 * cp.beta ** 2)),
                     labels=["P(|T - N_C H_N_C| >= beta N_C) <= pi^2/(6 beta^2)"]),
@@ -277,7 +277,7 @@ ON_SCALARS = lambda s: hasattr(s, "x")  # noqa: E731 - part guard: scalar subjec
 SMOOTH = 2 + 8 * tp.C ** 2
 
 register(Claim(
-    id="merad.lemma3", kind=Kind.INEQUALITY,
+    id="merad.lemma3", kind=Kind.INEQUALITY, cost=30,
     source=source("Lemma 3 = Lemma 5 (Section 8) = Lemma 4.1"),
     statement=(
         Part(Le(tp.ell_step, tp.ell + tp.grad_dot_step + SMOOTH / 2 * tp.step_sq),
@@ -295,7 +295,7 @@ register(Claim(
 ))
 
 register(Claim(
-    id="merad.lemma3.steps", kind=Kind.INEQUALITY,
+    id="merad.lemma3.steps", kind=Kind.INEQUALITY, cost=12,
     source=source("proof of Lemma 5 = proof of Lemma 4.1"),
     statement=parts(
         Eq(tp.grad_rel_err, 0),
@@ -324,7 +324,7 @@ register(Claim(
 ))
 
 register(Claim(
-    id="merad.lemma3.printed_equalities", kind=Kind.IDENTITY,
+    id="merad.lemma3.printed_equalities", kind=Kind.IDENTITY, cost=9,
     source=source("proof of Lemma 5 = proof of Lemma 4.1 (the two norm displays)"),
     statement=parts(
         Eq(tp.curv_term_norm, 8 * tp.max_norm_prod),
@@ -341,11 +341,12 @@ register(Claim(
 ))
 
 register(Claim(
-    id="merad.lemma7", kind=Kind.INEQUALITY,
+    id="merad.lemma7", kind=Kind.INEQUALITY, cost=9,
     source=source("Lemma 4 = Lemma 7 (Section 8) = Lemma 4.2"),
     statement=parts(Le(ts.max_loss, 2 * ts.grad_norm / ts.eta_data), labels=["l(z_i) <= 2 eps / eta for every i"]),
     assumptions=(ASSUMPTION2, GRADIENT_SMALL),
-    subjects=(TrainingSets(), LearnedTrainingSets(experiments.triplet_outputs, "Theorem 1 GD runs on digits")),
+    subjects=(TrainingSets(), LearnedTrainingSets(experiments.triplet_outputs, "Theorem 1 GD runs on digits",
+                                                       experiments.theorem1_prerequisites)),
     known_refutation="merad.lemma7.json",
     notes="Refuted as printed: when a sample serves two triplets their loss vectors can cancel in the gradient "
           "(x_2 anchoring (x_2, x_1, x_0) and (x_2, x_0, x_1) with f(x_0) = f(x_1): the gradient is 0 while "
@@ -417,7 +418,7 @@ register(Claim(
 ))
 
 register(Claim(
-    id="merad.fig2", kind=Kind.OBSERVATION,
+    id="merad.fig2", kind=Kind.OBSERVATION, cost=20,
     source=source("Section 5, Figure 2", (HAL,)),
     statement=parts(Le(mx.L_sup_mu, mx.L_un_N), labels=["L^mu_sup(f,C) <= L^N_un(f) (no 1/p_cc)"]),
     subjects=(experiments.learned_section3(negatives=True),),
@@ -442,7 +443,7 @@ register(Claim(
 register(ExperimentClaim(
     id="merad.assumption2.constants", kind=Kind.OBSERVATION,
     source=source("Assumption 2 (Section 4) and Figure 3 (Section 5)", (HAL,)),
-    experiment=observations.assumption2_constants,
+    experiment=observations.assumption2_constants, prerequisites=experiments.assumption2_prerequisites,
     encoding="eta = min ||f(x)|| > 0 and a finite C = max ||f(x)||: over every logged step of the 20 Section 5 "
              "runs, and on the final outputs of the Theorem 1 runs (the fixed triplets Assumption 2 is stated "
              "for; those runs keep their outputs at the end of training only). Consistent if every run meets it, "
@@ -452,16 +453,16 @@ register(ExperimentClaim(
 register(ExperimentClaim(
     id="merad.fig1.trend", kind=Kind.OBSERVATION,
     source=source("Section 5, Figure 1: 'both losses follow a similar trend'", (HAL,)),
-    experiment=observations.figure1_trend,
+    experiment=observations.figure1_trend, prerequisites=experiments.figure1_prerequisites,
     encoding="Read as: along every run, the Spearman correlation of L_un and L^mu_sup(f,C) over the logged steps "
              "is positive and both change in the same direction from the first to the last logged step "
              "(the 5 runs of merad.fig1). Consistent if every run meets it, inconclusive otherwise.",
 ))
 
 register(ExperimentClaim(
-    id="merad.fig2.trend", kind=Kind.OBSERVATION,
+    id="merad.fig2.trend", kind=Kind.OBSERVATION, cost=7,
     source=source("Section 5, Figure 2: 'both losses behave similarly'", (HAL,)),
-    experiment=observations.figure2_trend,
+    experiment=observations.figure2_trend, prerequisites=experiments.figure2_prerequisites,
     encoding="The reading of merad.fig1.trend on the 15 runs of merad.fig2 (N = 15, 25, 35), with L^N_un the "
              "centre of a 10 000-sample Monte Carlo estimate (its Hoeffding radius is reported).",
 ))
@@ -469,7 +470,7 @@ register(ExperimentClaim(
 register(ExperimentClaim(
     id="merad.theorem1", kind=Kind.DYNAMICS,
     source=source("Theorem 1 (Section 4)"),
-    experiment=experiments.theorem1,
+    experiment=experiments.theorem1, prerequisites=experiments.theorem1_prerequisites,
     encoding="The printed widths and step counts are poly(n, L, 1/delta) with unspecified constants, so "
              "the theorem is checked as a dynamics claim: full-batch gradient descent on (11) with the "
              "Section 4 network at growing width m over 5 seeds (see the report for the parameters and the "

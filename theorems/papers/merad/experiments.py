@@ -23,7 +23,8 @@ from theorems.engine.claim import RunContext
 from theorems.engine.experiment import ExperimentOutcome
 from theorems.engine.verdict import Verdict
 from theorems.engine.figures import colormap, save_figure, subplots
-from theorems.subjects.learned import LearnedMixtures, snapshot_mixture
+from theorems.engine.prerequisite import Prerequisite
+from theorems.subjects.learned import LearnedMixtures, snapshot_mixture, trained_runs
 from theorems.subjects.mixtures import Mixtures, MixtureSubject
 
 SEEDS = (0, 1, 2, 3, 4)
@@ -201,23 +202,54 @@ def _gd_run(width: int, seed: int, steps: int) -> dict[str, np.ndarray]:
     return {"history": np.array(history), "outputs": z, "delta": np.asarray(trip.delta)}
 
 
-def theorem1_runs(quick: bool, audit_seed: int = 0) -> list[dict[str, Any]]:
-    """Every (width, seed) run of the audit seed (seeds 1000 audit_seed + 0, 1, ...), from the
-    cache of trained runs."""
-    from training.cache import cached_run
+def _theorem1_specs(quick: bool, audit_seed: int) -> list[dict[str, Any]]:
+    """The (width, seed) runs of the audit seed (seeds 1000 audit_seed + 0, 1, ...)."""
     from training.snapshots import training_seed
 
     widths, seeds, steps = (QUICK_WIDTHS, SEEDS[:2], QUICK_STEPS) if quick else (WIDTHS, SEEDS, STEPS)
-    seeds = tuple(training_seed(s, audit_seed) for s in seeds)
+    return [{"width": width, "seed": training_seed(s, audit_seed), "steps": steps, "lr": step_size(width),
+             "depth": DEPTH, "n_triplets": N_TRIPLETS, "d_out": D_OUT} for width in widths for s in seeds]
+
+
+def _theorem1_cached(spec: dict[str, Any]) -> dict[str, np.ndarray]:
+    from training.cache import cached_run
+
+    return cached_run("merad-theorem1", spec, lambda: _gd_run(spec["width"], spec["seed"], spec["steps"]))
+
+
+def theorem1_runs(quick: bool, audit_seed: int = 0) -> list[dict[str, Any]]:
+    """Every (width, seed) run of the audit seed, from the cache of trained runs."""
     runs = []
-    for width in widths:
-        for seed in seeds:
-            spec = {"width": width, "seed": seed, "steps": steps, "lr": step_size(width), "depth": DEPTH,
-                    "n_triplets": N_TRIPLETS, "d_out": D_OUT}
-            data = cached_run("merad-theorem1", spec, lambda: _gd_run(width, seed, steps))
-            runs.append({"width": width, "seed": seed, "history": [(int(a), float(b)) for a, b in data["history"]],
-                         "outputs": data["outputs"], "delta": float(data["delta"])})
+    for spec in _theorem1_specs(quick, audit_seed):
+        data = _theorem1_cached(spec)
+        runs.append({"width": spec["width"], "seed": spec["seed"],
+                     "history": [(int(a), float(b)) for a, b in data["history"]],
+                     "outputs": data["outputs"], "delta": float(data["delta"])})
     return runs
+
+
+def theorem1_prerequisites(quick: bool, audit_seed: int) -> list[Prerequisite]:
+    """The GD runs of Theorem 1 as prerequisites (about 1 s per run plus steps x m^2 / 4e7 s)."""
+    from training.cache import run_key
+
+    return [Prerequisite(f"merad-theorem1-{run_key(spec)}", _theorem1_cached, (spec,),
+                         0.5 + spec["steps"] * spec["width"] ** 2 / 4e7) for spec in _theorem1_specs(quick, audit_seed)]
+
+
+def figure1_prerequisites(quick: bool, audit_seed: int) -> list[Prerequisite]:
+    """The 5 runs of Figure 1 (N = 1; the quick profile's short run)."""
+    return trained_runs(QUICK_N1 if quick else FIG1_RUNS, audit_seed)
+
+
+def figure2_prerequisites(quick: bool, audit_seed: int) -> list[Prerequisite]:
+    """The 15 runs of Figure 2 (N = 15, 25, 35; the quick profile's short run)."""
+    return trained_runs(QUICK_N15 if quick else FIG2_RUNS, audit_seed)
+
+
+def assumption2_prerequisites(quick: bool, audit_seed: int) -> list[Prerequisite]:
+    """The Section 5 runs and the Theorem 1 runs."""
+    return (figure1_prerequisites(quick, audit_seed) + figure2_prerequisites(quick, audit_seed)
+            + theorem1_prerequisites(quick, audit_seed))
 
 
 def triplet_outputs(quick: bool, audit_seed: int = 0) -> list[tuple[str, np.ndarray]]:

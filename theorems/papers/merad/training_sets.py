@@ -193,10 +193,13 @@ class LearnedTrainingSets(Learned, TrainingSets):
     """The outputs of the Section 4 network after gradient descent (merad.theorem1's runs): every
     sample of X_data in exactly one triplet, as the runs draw them."""
 
-    def __init__(self, outputs: Any, label: str) -> None:
+    def __init__(self, outputs: Any, label: str, needs: Any = None) -> None:
         super().__init__(samples=(1, 10 ** 6), triplets=(1, 10 ** 6), dims=(1, 10 ** 6))
-        self.outputs = outputs
+        self.outputs, self.needs = outputs, needs  # needs(quick, seed): the runs' prerequisites
         self.name = f"learned encoders ({label})"
+
+    def prerequisites(self, quick: bool, seed: int) -> Any:
+        return self.needs(quick, seed) if self.needs else ()
 
     def exhaustive(self, quick: bool = False) -> Iterable[TrainingSet]:
         for description, z in self.outputs(quick, self.seed):  # z: (n, 3, d), the n triplets' outputs

@@ -23,12 +23,14 @@ from theorems.engine.claim import ExperimentClaim, Kind, RunContext, Source
 from theorems.engine.experiment import (ExperimentOutcome, RegimeCheck, draw_verdict_map, markdown_table,
                                         map_witness, median_interval_note, read_map)
 from theorems.engine.figures import save_figure, subplots
+from theorems.engine.prerequisite import Prerequisite
 from theorems.engine.registry import add_structure, register
 from theorems.engine.verdict import Verdict
 from theorems.papers.wen import dynamics as dy
 from theorems.papers.wen import exact as ex
 from theorems.papers.wen import model as wm
 from theorems.papers.wen.model import Data
+from training.cache import run_key
 
 FILE = "003_06cb9bda3a5102d9.txt"
 Z_RADIUS = 4.5  # Monte Carlo cross-checks: |estimate - exact| within 4.5 standard errors (max over entries)
@@ -321,6 +323,27 @@ def _grid(kind: str, quick: bool) -> list[dy.Config]:
 
 def _default(kind: str) -> dy.Config:
     return _cfg(Data(), dy.MASKS if kind == "masks" else dy.NONE)
+
+
+def _in_regime(data: Data) -> bool:
+    return all(c.holds for c in dy.model_checks(data))
+
+
+def _runs_needed(kind: str, quick: bool, seed: int) -> list[Prerequisite]:
+    """The runs a claim of this section trains (the configurations its exact model checks admit, as
+    _none_rows, _masks_rows and downstream select them), as prerequisites of a parallel audit."""
+    if kind in ("none", "bias"):
+        cfgs = _grid("none", quick) if kind == "none" else [_cfg(c.data, c.learner) for c in dy.bias_grid(quick)]
+        cfgs = [c for c in cfgs if c.learner.bias <= 0 or _in_regime(c.data)]
+    elif kind in ("masks", "footnote"):
+        cfgs = _grid("masks", quick) if kind == "masks" else [_default("masks"), *_grid("footnote", quick)]
+        cfgs = [c for c in cfgs if _in_regime(wm.with_(c.data, noise="isotropic", excess=0.0)
+                                              if kind == "footnote" else c.data)]
+    else:  # downstream: (masks, none) pairs whose model is in the regime
+        cfgs = [_cfg(c.data, c.learner) for pair in dy.downstream_pairs(quick) for c in pair
+                if _in_regime(_cfg(pair[0].data, pair[0].learner).data)]
+    runs = [wm.Run(c.data, c.learner, s) for c in cfgs for s in dy.seeds(seed, quick)]
+    return [Prerequisite(f"wen-{run_key(r.spec())}", dy.evaluate, (r,), 2.0) for r in runs]
 
 
 # == wen.theorem32, wen.footnote3 ========================================================================
@@ -642,6 +665,7 @@ register(ExperimentClaim(
 register(ExperimentClaim(
     id="wen.theorem32", kind=Kind.DYNAMICS, source=source("Theorem 3.2 (with Appendices A.5, F)"),
     experiment=theorem32,
+    prerequisites=functools.partial(_runs_needed, "none"),
     encoding="SGD on (2.2) with x+ = x++ = x at bias 0 (Lemmas F.1, F.2); per sample (z != 0) the signal part "
              "||(WMz)_active|| of f(x) against its noise part ||(W xi)_active||: the 0.9-quantile of their ratio below "
              "1 in every seed, for all models of the map (noise levels, d; o(1) read as a trend in d).",
@@ -650,6 +674,7 @@ register(ExperimentClaim(
 register(ExperimentClaim(
     id="wen.footnote3", kind=Kind.DYNAMICS, source=source("footnote 3 of Section 2 (training without augmentation)"),
     experiment=footnote3,
+    prerequisites=functools.partial(_runs_needed, "bias"),
     encoding="Theorem 3.2's rule on the no-augmentation learner with the bias raised as with masks (c = 0, 1.5, 2.5), "
              "for all biases that keep every neuron active on >= 1 % of the samples ('as long as the neurons are not "
              "killed').",
@@ -658,6 +683,7 @@ register(ExperimentClaim(
 register(ExperimentClaim(
     id="wen.theorem34", kind=Kind.DYNAMICS, source=source("Theorem 3.4 (with Appendices A.2-A.4, E)"),
     experiment=theorem34,
+    prerequisites=functools.partial(_runs_needed, "masks"),
     encoding="SGD on (2.2) with the complementary masks and a rising bias; every atom has >= ceil(m/(4 d1)) singleton "
              "neurons (cos^2 >= 0.8) and <= 20 % of ||W||_F^2 lies outside span(M), in every seed, over a map of bias "
              "thresholds, noise levels and d.",
@@ -665,6 +691,7 @@ register(ExperimentClaim(
 
 register(ExperimentClaim(
     id="wen.downstream", kind=Kind.DYNAMICS, source=source("Corollaries 3.3, 3.5"), experiment=downstream,
+    prerequisites=functools.partial(_runs_needed, "downstream"),
     encoding="Ridge (R^2) and logistic (accuracy) probes on frozen features against the raw-input probes and chance: "
              "with masks both beat raw inputs by more than 0.02 (Corollary 3.5), without augmentation neither does "
              "(Corollary 3.3), in every seed, over the same map.",
@@ -673,6 +700,7 @@ register(ExperimentClaim(
 register(ExperimentClaim(
     id="wen.footnote1", kind=Kind.DYNAMICS, source=source("footnote 1 of Section 2 (Definition 2.1)"),
     experiment=footnote1, quantifier="exists",
+    prerequisites=functools.partial(_runs_needed, "footnote"),
     encoding="There exist non-spherical noise models (and directions with larger variance) on which the Theorem 3.4 "
              "rule with the masks holds: variants with independent coordinates of unequal variances, one coordinate "
              "direction with larger variance, one delocalized direction with larger variance (two strengths); exact "
