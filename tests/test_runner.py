@@ -77,7 +77,7 @@ def test_prerequisites_are_kept_once_per_key_and_run_longest_first(tmp_path: Pat
     a = Prerequisite("a", _fill, (str(tmp_path / "a"),), cost=1.0)
     b = Prerequisite("b", _fill, (str(tmp_path / "b"),), cost=5.0)
     shared = unique([a, b, Prerequisite("a", _fail, ("other",), cost=9.0)])  # the first "a" is kept
-    assert [p.key for p in shared] == ["b", "a"] and shared[1].fn is _fill
+    assert [p.key for p in shared] == ["a", "b"] and shared[0].fn is _fill
     jobs = [Job("x.short", PROFILES["quick"], 0, cost=1.0), Job("x.long", PROFILES["quick"], 0, cost=7.0)]
     order = queue(jobs, shared)
     assert [getattr(t, "key", None) or t.claim_id for t in order] == ["b", "a", "x.long", "x.short"]

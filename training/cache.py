@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator, Mapping
 import numpy as np
 
 from numerics.files import atomic_path
-CACHE_VERSION = "2"
+CACHE_VERSION = "3"  # 3: training encodes each distinct image once (training.loop.encode_distinct)
 _CHECKSUM = "__sha256__"
 _SPEC = "__spec__"
 

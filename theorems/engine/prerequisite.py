@@ -1,7 +1,7 @@
 """Work that several claims share (a training run), done once and ahead of the claims.
 
-A claim that checks trained encoders needs their runs; several claims need the same ones (Merad
-et al.'s Figure 1-3 claims share the 20 Section 5 runs). Each claim would train a missing run
+A claim that checks trained encoders needs their runs; several claims need the same ones (the
+claims about a paper's figures share its training runs). Each claim would train a missing run
 itself (the cache of trained runs lets one process train it while the others wait), but a
 parallel audit does better: it collects the prerequisites of every selected claim, keeps one per
 ``key``, and runs them as jobs of their own, the longest first, before the claims -- so two cores
@@ -44,9 +44,8 @@ def prerequisites_of(claim: "AnyClaim", quick: bool, seed: int) -> list[Prerequi
 
 
 def unique(prerequisites: Iterable[Prerequisite]) -> list[Prerequisite]:
-    """One prerequisite per key (the first), the costliest first (ties: by key, so the order is
-    the same in every run)."""
+    """One prerequisite per key: the first one given, in the order given."""
     seen: dict[str, Prerequisite] = {}
     for p in prerequisites:
         seen.setdefault(p.key, p)
-    return sorted(seen.values(), key=lambda p: (-p.cost, p.key))
+    return list(seen.values())

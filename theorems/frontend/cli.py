@@ -130,7 +130,9 @@ def audit(
     claims = _select(paper, claim)
     plan = _budget(profile, budget, adversarial_starts, adversarial_steps)
     configure_process()
-    preload_compiler_stack()
+    processes = jobs or default_jobs()
+    if executor == "local" and processes > 1:
+        preload_compiler_stack()  # once here, not in every forked worker's claims
     expected = schedule.expected_seconds(claims, profile)
     shared = unique(p for c in claims for p in prerequisites_of(c, plan.quick, seed))
     results = []
@@ -152,7 +154,7 @@ def audit(
 
         try:
             execute([Job(c.id, plan, seed, claim_timeout, cost=expected[c.id]) for c in claims], executor,
-                    jobs or default_jobs(), address, collect, shared, trained)
+                    processes, address, collect, shared, trained)
         except _Interrupted as stop:
             interrupted = stop.code
     planned = [c.id for c in claims]

@@ -19,7 +19,7 @@ import signal
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from numerics.files import write_bytes_atomic
 from theorems.engine.budget import Budget
@@ -91,9 +91,9 @@ def default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
-def queue(jobs: list[Job], prerequisites: list[Prerequisite]) -> list[Task]:
-    """The parallel order: the prerequisites (longest first), then the claims (longest first; ties
-    keep the claim order)."""
+def queue(jobs: Sequence[Job], prerequisites: Sequence[Prerequisite]) -> list[Task]:
+    """The parallel order: the prerequisites, then the claims, each the longest first (ties keep
+    the order given)."""
     return [*sorted(prerequisites, key=lambda p: -p.cost), *sorted(jobs, key=lambda j: -j.cost)]
 
 
@@ -153,13 +153,13 @@ def write_files(out: Path, files: Files) -> None:
 
 
 def execute(jobs: list[Job], executor: str, processes: int, address: str | None,
-            on_result: Callable[[ClaimResult, Files], Any], prerequisites: list[Prerequisite] = (),  # type: ignore[assignment]
+            on_result: Callable[[ClaimResult, Files], Any], prerequisites: Sequence[Prerequisite] = (),
             on_prerequisite: Callable[[Prerequisite, str | None], Any] | None = None) -> None:
     """Run every job with the chosen executor, handing each result to ``on_result`` as it finishes
     (in job order when run in this process). The prerequisites run first where the claims run in
     parallel; in this process (``--jobs 1``) each claim does what it needs itself."""
     parallel = executor == "ray" or processes > 1
-    tasks = queue(jobs, list(prerequisites)) if parallel else list(jobs)
+    tasks = queue(jobs, prerequisites) if parallel else list(jobs)
     outcomes = run_ray(tasks, address) if executor == "ray" else run_local(tasks, processes)
     for task, outcome in outcomes:
         if isinstance(task, Prerequisite):
