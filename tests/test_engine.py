@@ -176,3 +176,16 @@ def test_adversarial_search_alone_finds_a_thin_counterexample() -> None:
     assert result.witness["found_by"] == "adversarial"
     x = np.asarray(result.witness["subject"]["x"])
     assert np.ptp(x) < 0.1
+
+
+def test_needed_symbols_come_in_one_order_whatever_the_hash_seed() -> None:
+    """Families compute (and autograd accumulates) in the order given: sorted by name, never a set's
+    per-process order (with it an adversarial ascent differed in the last digit between runs)."""
+    from sympy import Le, Symbol
+
+    from theorems.engine.claim import Part
+    from theorems.engine.evaluate import needed_symbols
+
+    a, b, c = Symbol("b_q"), Symbol("a_q"), Symbol("c_q")
+    syms = needed_symbols([Part(Le(a, c)), Part(Le(b, a + c))])
+    assert isinstance(syms, tuple) and [s.name for s in syms] == ["a_q", "b_q", "c_q"]

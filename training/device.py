@@ -71,9 +71,9 @@ def configure_process(threads: int = 1) -> None:
     One thread, for torch and for numpy's BLAS (OpenBLAS takes every core by default): on 2 shared
     cores small steps stall 10-50x when two threads wait on each other, and a parallel audit's
     worker processes would each start a thread per core. Library functions never change these
-    settings themselves. Deterministic kernels are asked for by the training loop itself
-    (:func:`deterministic_kernels`): the request imports torch's compiler stack (about 2 s), which a
-    process that trains nothing should not pay.
+    settings themselves. Deterministic kernels are asked for where claims are checked and runs
+    trained (:func:`deterministic_kernels`): the request imports torch's compiler stack (about 2 s),
+    which a command that does neither (list, replay) should not pay.
     """
     from threadpoolctl import threadpool_limits
 
@@ -82,14 +82,11 @@ def configure_process(threads: int = 1) -> None:
     threadpool_limits(threads)
 
 
-def preload_compiler_stack() -> None:
-    """Import what torch imports on the first optimizer step (torch._dynamo, about 2 s) now: an audit
-    does it once in the driver, before its workers fork, instead of inside each claim's time limit."""
-    import torch._dynamo  # noqa: F401
-
-
 def deterministic_kernels() -> None:
     """Deterministic kernels (``warn_only``): a fixed seed gives bit-identical parameters on CPU.
-    Called by ``training.loop.optimize``, the loop every training run goes through."""
+    Called by ``training.loop.optimize`` (the loop every training run goes through) and before
+    every claim's check (so that no claim's numbers depend on what ran before it in its process).
+    The first call imports torch's compiler stack (about 2 s): an audit makes it in the driver,
+    before its workers fork."""
     if not torch.are_deterministic_algorithms_enabled():
         torch.use_deterministic_algorithms(True, warn_only=True)

@@ -163,11 +163,15 @@ def applicable_parts(claim: Any, subject: Any) -> list[Part]:
             if p.relation.free_symbols and (p.applies is None or p.applies(subject))]
 
 
-def needed_symbols(parts: list[Part]) -> set[sympy.Symbol]:
+def needed_symbols(parts: list[Part]) -> tuple[sympy.Symbol, ...]:
+    """The quantities the parts use, sorted by name: a family computes them in this order, so that
+    a shared subexpression's gradient (and any float sum) accumulates in the same order in every
+    process (a set's order follows Python's per-process string hashing; with it, an adversarial
+    ascent differed in the last digit from one run to the next)."""
     out: set[sympy.Symbol] = set()
     for p in parts:
         out |= p.relation.free_symbols
-    return out
+    return tuple(sorted(out, key=lambda s: s.name))
 
 
 def evaluate_parts(parts: list[Part], values: dict[sympy.Symbol, Any], xp: Backend) -> list[PartValue]:

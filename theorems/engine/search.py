@@ -14,7 +14,7 @@ from numerics.backend import torch_backend
 from numerics.errors import AssumptionError
 from theorems.engine.budget import Budget
 from theorems.engine.claim import StatementClaim
-from theorems.engine.evaluate import applicable_parts, torch_margin
+from theorems.engine.evaluate import applicable_parts, needed_symbols, torch_margin
 from theorems.engine.probe import Tracker
 from theorems.engine.family import SubjectFamily
 
@@ -120,7 +120,7 @@ def adversarial_search(claim: StatementClaim, family: SubjectFamily, budget: Bud
         parts = [p for p in applicable_parts(claim, subject) if p.free_symbols <= family.differentiable]
         if not parts:
             return
-        symbols = set().union(*(p.free_symbols for p in parts))
+        symbols = needed_symbols(parts)
         params = family.params(subject)
         opt = torch.optim.Adam(params, lr=0.05)
         # decay the step to 1% of its start so that the ascent settles on thin maxima

@@ -123,7 +123,7 @@ def audit(
     from theorems.frontend import schedule
     from theorems.frontend.report import write_reports
     from theorems.frontend.runner import Job, default_jobs, execute, write_files
-    from training.device import configure_process, preload_compiler_stack
+    from training.device import configure_process, deterministic_kernels
 
     if executor not in ("local", "ray"):
         raise ValueError(f"--executor {executor!r}: use local or ray")
@@ -131,8 +131,7 @@ def audit(
     plan = _budget(profile, budget, adversarial_starts, adversarial_steps)
     configure_process()
     processes = jobs or default_jobs()
-    if executor == "local" and processes > 1:
-        preload_compiler_stack()  # once here, not in every forked worker's claims
+    deterministic_kernels()  # here once: forked workers inherit it, and no claim's time limit pays for it
     expected = schedule.expected_seconds(claims, profile)
     shared = unique(p for c in claims for p in prerequisites_of(c, plan.quick, seed))
     results = []
@@ -278,10 +277,11 @@ def proofs(
     from theorems.engine.registry import all_claims, proofs_for, structure
     from theorems.frontend import proof_pages as pf
     from theorems.frontend import proof_run as pr
-    from training.device import configure_process
+    from training.device import configure_process, deterministic_kernels
 
     plan = _budget(profile, budget, None, None)
     configure_process()
+    deterministic_kernels()
     pages = pf.read_pages(paper)
     registered = {c.id: c for c in all_claims()}
     edges = structure(paper)

@@ -82,7 +82,9 @@ class ClaimItem(pytest.Item):
         from theorems.engine.budget import profile
         from theorems.engine.check import check_claim
         from theorems.engine.registry import get
+        from training.device import deterministic_kernels
 
+        deterministic_kernels()  # as an audit checks every claim
         budget = profile(self.config.getoption("--theorems-profile"))
         result = check_claim(get(self.claim_id), budget, seed=self.config.getoption("--theorems-seed"))
         self.user_properties.append(("verdict", result.verdict.value))

@@ -45,9 +45,10 @@ def run_job(job: Job) -> tuple[ClaimResult, Files]:
     """Check one claim (loading the plugins if this process has not) and collect the files it wrote."""
     from theorems.engine.check import check_claim
     from theorems.engine.registry import get
-    from training.device import configure_process
+    from training.device import configure_process, deterministic_kernels
 
     configure_process()
+    deterministic_kernels()
     claim = get(job.claim_id)
     with tempfile.TemporaryDirectory(prefix="clcheck-") as tmp:
         folder = Path(tmp)
