@@ -310,7 +310,7 @@ def _monte_carlo(mix: FiniteMixture, N: int, samples: int, seed: int, alpha: flo
         scaled = np.exp(logits - top[:, None])
         lse = top[q] + np.log(scaled.ravel()[q[:, None] * logits.shape[1] + negs].sum(axis=1))
     else:
-        lse = _lse_rows(logits[q[:, None], negs])  # (samples,)
+        lse = logsumexp_float64(logits[q[:, None], negs], axis=1)  # (samples,)
     vals = np.logaddexp(0.0, lse)
     lo = float(np.logaddexp(0.0, np.log(N) + logits.min()))
     hi = float(np.logaddexp(0.0, np.log(N) + logits.max()))
@@ -343,10 +343,6 @@ def _choice(rng: np.random.Generator, p: np.ndarray, shape: int | tuple[int, ...
         flat = idx.reshape(-1)
         flat[amb] = cdf.searchsorted(u.reshape(-1)[amb], side="right")
     return idx.astype(np.int64, copy=False)
-
-
-def _lse_rows(x: np.ndarray) -> np.ndarray:
-    return logsumexp_float64(x, axis=1)
 
 
 # -- class-distribution constants ---------------------------------------------------

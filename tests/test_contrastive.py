@@ -654,7 +654,7 @@ def test_monte_carlo_exp_space_sum_equals_per_draw_logsumexp(scale: float, monke
     fast = C.l_un_n_monte_carlo(mix, 4, samples=5000, seed=7)
     assert C.l_un_n_monte_carlo(mix, 4, samples=5000, seed=7) is fast
     monkeypatch.setattr(C, "_MC_MEMO", {})
-    monkeypatch.setattr(C, "_EXP_SPREAD", -1.0)  # every row through _lse_rows
+    monkeypatch.setattr(C, "_EXP_SPREAD", -1.0)  # every row through the per-draw log-sum-exp
     slow = C.l_un_n_monte_carlo(mix, 4, samples=5000, seed=7)
     assert fast.mid == pytest.approx(slow.mid, rel=1e-13, abs=1e-13), (fast, slow)
     assert fast.radius == pytest.approx(slow.radius, rel=1e-14)

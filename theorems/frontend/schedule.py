@@ -44,7 +44,7 @@ def record(results: Iterable[Any], profile: str) -> None:
     cache that cannot be written only loses the ordering hint)."""
     data = _read()
     section = data.get(profile) if isinstance(data.get(profile), dict) else {}
-    section.update({r.id: round(float(r.seconds), 3) for r in results if r.seconds is not None})
+    section.update({r.id: round(float(r.seconds), 3) for r in results})
     data[profile] = section
     try:
         write_text_atomic(_path(), json.dumps(data, indent=1, sort_keys=True))

@@ -102,10 +102,10 @@ def hessian_norm_sup(C: float, d: int, starts: int, steps: int, seed: int) -> tu
 def witness_value(C: float) -> float:
     """(3C^2 + sqrt(9C^4 + 8))/4 rounded down (arb): ||Hess l|| at the certified witness, d >= 2."""
     from numerics.arb import from_value, lower_float, workprec
+    from theorems.papers.merad.sharp_constants import witness_lam
 
     with workprec(128):
-        c = from_value(float(C))
-        return lower_float((3 * c * c + (9 * c ** 4 + 8).sqrt()) / 4)
+        return lower_float(witness_lam(from_value(float(C))))
 
 
 def tightness_table(radii: tuple[float, ...] = RADII, dims: tuple[int, ...] = (1, 2, 3),

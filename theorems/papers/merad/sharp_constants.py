@@ -363,6 +363,11 @@ def witness_symbolic(dims: tuple[int, ...] = (2, 3, 4)) -> Certificate:
                               "invariant coordinates)", ok=all(checks.values()), details={"checks": checks})
 
 
+def witness_lam(c: Any) -> Any:
+    """lam(C) = (3C^2 + sqrt(9C^4 + 8))/4 (WITNESS_VALUE) for an arb ball c: a ball containing it."""
+    return (3 * c * c + (9 * c ** 4 + 8).sqrt()) / 4
+
+
 def witness_arb(radii: Sequence[Fraction] = ARB_RADII, prec: int = 200) -> Certificate:
     """The witness evaluated with arb balls (python-flint) through the checker's own chain-rule Hessian
     (numerics.triplet.hessian_chain_rule): the Rayleigh quotient q(v) = v^T H v / v^T v at v = z + lam g is a
@@ -387,7 +392,7 @@ def witness_arb(radii: Sequence[Fraction] = ARB_RADII, prec: int = 200) -> Certi
             z = np.array(witness(c, 2), dtype=object)
             H = tl.hessian_chain_rule(z, xp)
             g = tl.grad_u(z, xp)
-            lam = (3 * c * c + (9 * c ** 4 + 8).sqrt()) / 4
+            lam = witness_lam(c)
             v = z.reshape(-1) + lam * g
             q = (v @ (H @ v)) / (v @ v)
             floor, upper = arb(3) / 2 * c * c, arb(3) / 2 * c * c + arb(2).sqrt()
