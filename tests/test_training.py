@@ -375,3 +375,38 @@ def test_encoding_distinct_rows_gives_the_same_loss_and_gradient() -> None:
     assert all(torch.allclose(x, y, rtol=1e-4, atol=1e-5) for x, y in zip(ga, gb))
     distinct = torch.rand(30, 64)
     assert torch.equal(encode_distinct(enc, distinct), enc(distinct))
+
+
+def test_distinct_rows_groups_exactly_even_when_keys_collide(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first occurrence of each distinct row, in order, and every row's group; a key shared by
+    different rows (here: every key, with all-zero weights) falls back to the exact grouping."""
+    from training import loop
+
+    torch.manual_seed(1)
+    images = torch.rand(40, 64)
+    rows = images[torch.randint(0, 40, (300,))]
+    first, inverse = loop.distinct_rows(rows)
+    assert torch.equal(rows[first][inverse], rows) and bool((first[1:] > first[:-1]).all())
+    assert len(first) == len({tuple(r.tolist()) for r in rows})
+    monkeypatch.setattr(loop, "_key_weights", lambda width, device: torch.zeros(width, dtype=torch.int64))
+    collided = loop.distinct_rows(rows)
+    assert collided is not None and torch.equal(collided[0], first) and torch.equal(collided[1], inverse)
+    assert loop.distinct_rows(torch.rand(30, 64)) is None
+
+
+def test_a_run_is_bit_identical_without_the_nan_fill_of_new_tensors() -> None:
+    """deterministic_kernels switches off torch's NaN fill of uninitialized memory: a short run gives
+    the same parameters, bit for bit, with the fill on."""
+    from training.device import deterministic_kernels
+    from training.encoders import EncoderConfig
+    from training.loop import TrainConfig, train
+
+    deterministic_kernels()
+    assert torch.utils.deterministic.fill_uninitialized_memory is False
+    config = TrainConfig(encoder=EncoderConfig(kind="conv", d_in=64, d_out=8), loss="contrastive", n_negatives=7,
+                         batch_size=16, steps=15, lr=1e-3, seed=3, device="cpu", data="digits")
+    params = []
+    for fill in (True, False):
+        torch.utils.deterministic.fill_uninitialized_memory = fill
+        params.append([p.detach().clone() for p in train(config, progress=False).encoder.parameters()])
+    assert all(torch.equal(a, b) for a, b in zip(*params))

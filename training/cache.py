@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator, Mapping
 import numpy as np
 
 from numerics.files import atomic_path
-CACHE_VERSION = "3"  # 3: training encodes each distinct image once (training.loop.encode_distinct)
+CACHE_VERSION = "4"  # 3: training encodes each distinct image once; 4: in first-occurrence order (distinct_rows)
 _CHECKSUM = "__sha256__"
 _SPEC = "__spec__"
 
