@@ -16,6 +16,7 @@ log-sum-exp and a chunked backward (torch); training.losses uses it.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -168,14 +169,11 @@ def l_sup_mu_k(arr: MixtureArrays, k: int) -> Any:
 
 
 def _positive_pairs(arr: MixtureArrays) -> tuple[list[int], list[int]]:
-    """Index pairs (anchor, positive) of support points of the same class: D_sim's support."""
-    A, B = [], []
-    for a in range(arr.cls.size):
-        for b in range(arr.cls.size):
-            if arr.cls[a] == arr.cls[b]:
-                A.append(a)
-                B.append(b)
-    return A, B
+    """Index pairs (anchor, positive) of support points of the same class: D_sim's support
+    (anchor-major order)."""
+    cls = np.asarray(arr.cls)
+    A, B = np.nonzero(cls[:, None] == cls[None, :])
+    return A.tolist(), B.tolist()
 
 
 def _pair_logits(arr: MixtureArrays) -> tuple[Any, Any]:
@@ -212,6 +210,17 @@ def compositions(N: int, M: int) -> np.ndarray:
     return np.asarray(out, dtype=np.int64).reshape(-1, M)
 
 
+@functools.lru_cache(maxsize=64)
+def _multisets(N: int, M: int) -> tuple[np.ndarray, np.ndarray]:
+    """The count vectors of :func:`compositions` and their multinomial coefficients N!/prod n_m!
+    (exact integers, an object array), computed once per (N, M) and shared read-only."""
+    counts = compositions(N, M)
+    coef = np.array([math.factorial(N) // math.prod(math.factorial(int(c)) for c in row) for row in counts],
+                    dtype=object)
+    counts.flags.writeable = coef.flags.writeable = False
+    return counts, coef
+
+
 def n_compositions(N: int, M: int) -> int:
     return math.comb(N + M - 1, M - 1)
 
@@ -230,11 +239,7 @@ def l_un_n(arr: MixtureArrays, N: int, max_compositions: int = MAX_COMPOSITIONS)
             f"N = {N} negatives over M = {M} support points give {n_compositions(N, M)} multisets,"
             f" more than the exact-enumeration limit {max_compositions}: use l_un_n_monte_carlo"
         )
-    counts = compositions(N, M)  # (K, M)
-    coef = np.array(
-        [math.factorial(N) // math.prod(math.factorial(int(c)) for c in row) for row in counts],
-        dtype=object,
-    )
+    counts, coef = _multisets(N, M)  # (K, M), (K,)
     log_pi = xp.log(arr.pi)  # (M,)
     counts_b = xp.asarray(counts.astype(np.float64))
     # log P(counts) = log(multinomial coefficient) + sum_m n_m log pi_m

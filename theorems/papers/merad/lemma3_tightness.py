@@ -60,43 +60,60 @@ def _start(C: float, d: int, s: int, seed: int) -> Any:
 
 
 def hessian_norm_sup(C: float, d: int, starts: int, steps: int, seed: int) -> tuple[float, np.ndarray]:
-    """max ||Hess l(z)|| over B^3(C) found by gradient ascent; returns (60-digit value, z).
+    """max ||Hess l(z)|| over B^3(C) found by gradient ascent; returns (60-digit value, z)."""
+    return hessian_norm_sups((C,), d, starts, steps, seed)[C]
 
-    The starts ascend together: one (starts, 3, d) tensor per step size, the norm of each start by
-    torch.func.vmap. Adam and the schedule act entrywise, so each start follows the path it would
-    alone; the float values pick the best starts and those are re-evaluated at 60 digits."""
+
+def hessian_norm_sups(radii: tuple[float, ...], d: int, starts: int, steps: int,
+                      seed: int) -> dict[float, tuple[float, np.ndarray]]:
+    """:func:`hessian_norm_sup` for every radius in ``radii`` at once.
+
+    The starts of every radius ascend together: one (radii x starts, 3, d) tensor per step size,
+    the norm of each start by torch.func.vmap, the radius of each start a row of a tensor. Adam
+    and the schedule act entrywise, so each start follows the path it would alone; the float
+    values pick the best starts of each radius and those are re-evaluated at 60 digits."""
     import torch
 
     xp = torch_backend()
     norm_of = torch.func.vmap(lambda z: tl.spectral_norm(tl.hessian_chain_rule(z, xp), xp))
     rates = [(0.1, 0.03)[(s // 2) % 2] for s in range(starts)]
-    groups = {lr: [s for s in range(starts) if rates[s] == lr] for lr in dict.fromkeys(rates)}
-    weights = {lr: torch.stack([_start(C, d, s, seed) for s in idx]).requires_grad_(True) for lr, idx in groups.items()}
+    groups = {lr: [(C, s) for C in radii for s in range(starts) if rates[s] == lr] for lr in dict.fromkeys(rates)}
+    weights = {lr: torch.stack([_start(C, d, s, seed) for C, s in idx]).requires_grad_(True)
+               for lr, idx in groups.items()}
+    radius = {lr: torch.tensor([C for C, _ in idx], dtype=torch.float64)[:, None, None] for lr, idx in groups.items()}
     opt = torch.optim.Adam([{"params": [w], "lr": lr} for lr, w in weights.items()])
     sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.01 ** (1 / steps))
 
-    def on_ball(w: Any) -> Any:
+    def on_ball(lr: float) -> Any:
+        w = weights[lr]
         n = torch.linalg.norm(w, dim=-1, keepdim=True).clamp_min(1e-300)
-        return C * torch.tanh(n) * w / n
+        return radius[lr] * torch.tanh(n) * w / n
 
     for _ in range(steps):
         opt.zero_grad()
-        (-sum(norm_of(on_ball(w)).sum() for w in weights.values())).backward()
+        (-sum(norm_of(on_ball(lr)).sum() for lr in weights)).backward()
         opt.step()
         sched.step()
+    ends: dict[float, list[tuple[np.ndarray, float]]] = {C: [] for C in radii}
     with torch.no_grad():
-        ends = [z for w in weights.values() for z in on_ball(w).numpy().copy()]
-        found = [float(v) for w in weights.values() for v in norm_of(on_ball(w))]
+        for lr, idx in groups.items():
+            z = on_ball(lr)
+            for (C, _), z_end, value in zip(idx, z.numpy().copy(), norm_of(z).tolist()):
+                ends[C].append((z_end, value))
     mp = mp_backend(60)
-    best_val, best_z = -math.inf, np.zeros((3, d))
-    for z_end, value in zip(ends, found):
-        if value < max(found) * (1 - 1e-9):  # far below the best in float: not the maximizer
-            continue
-        with mp.precision():
-            val = float(tl.spectral_norm(tl.hessian_chain_rule(mp.asarray(z_end), mp), mp))
-        if val > best_val:
-            best_val, best_z = val, z_end
-    return best_val, best_z
+    found: dict[float, tuple[float, np.ndarray]] = {}
+    for C, candidates in ends.items():
+        top = max(value for _, value in candidates)
+        best_val, best_z = -math.inf, np.zeros((3, d))
+        for z_end, value in candidates:
+            if value < top * (1 - 1e-9):  # far below the best in float: not the maximizer
+                continue
+            with mp.precision():
+                val = float(tl.spectral_norm(tl.hessian_chain_rule(mp.asarray(z_end), mp), mp))
+            if val > best_val:
+                best_val, best_z = val, z_end
+        found[C] = (best_val, best_z)
+    return found
 
 
 def witness_value(C: float) -> float:
@@ -110,10 +127,11 @@ def witness_value(C: float) -> float:
 
 def tightness_table(radii: tuple[float, ...] = RADII, dims: tuple[int, ...] = (1, 2, 3),
                     starts: int = 8, steps: int = 200, seed: int = 0) -> list[TightnessRow]:
+    found = {d: hessian_norm_sups(radii, d, starts, steps, seed) for d in dims}
     rows = []
     for C in radii:
         for d in dims:
-            val, z = hessian_norm_sup(C, d, starts, steps, seed)
+            val, z = found[d][C]
             rows.append(TightnessRow(C, d, val, 2 + 8 * C * C, 1.5 * C * C + math.sqrt(2), z.tolist(),
                                      witness_value(C) if d >= 2 else None))
     return rows
