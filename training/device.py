@@ -90,9 +90,8 @@ def deterministic_kernels() -> None:
     before its workers fork.
 
     Deterministic mode also fills every new uninitialized tensor with NaN, a debugging aid against
-    kernels that read memory they never wrote; that fill was 13 % of a training step, and the kernels
-    used here write what they read (a run trained with and without it is bit-identical, tested), so it
-    is switched off."""
+    kernels that read memory they never wrote. That fill was 13 % of a training step, and a run
+    trained with and without it is bit-identical (tested), so it is switched off."""
     if not torch.are_deterministic_algorithms_enabled():
         torch.use_deterministic_algorithms(True, warn_only=True)
     torch.utils.deterministic.fill_uninitialized_memory = False  # type: ignore[attr-defined]
