@@ -410,3 +410,12 @@ def test_a_run_is_bit_identical_without_the_nan_fill_of_new_tensors() -> None:
         torch.utils.deterministic.fill_uninitialized_memory = fill
         params.append([p.detach().clone() for p in train(config, progress=False).encoder.parameters()])
     assert all(torch.equal(a, b) for a, b in zip(*params))
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float64])
+def test_distinct_rows_takes_other_float_widths(dtype: torch.dtype) -> None:
+    from training.loop import distinct_rows
+
+    rows = torch.rand(10, 8).to(dtype)[torch.tensor([0, 1, 0, 2, 1, 0, 3, 3, 2, 0, 1, 1])]
+    first, inverse = distinct_rows(rows)
+    assert first.tolist() == [0, 1, 3, 6] and torch.equal(rows[first][inverse], rows)

@@ -182,7 +182,10 @@ def distinct_rows(rows: torch.Tensor, worth: float = 0.9) -> tuple[torch.Tensor,
     flat = rows.detach().reshape(rows.shape[0], -1).contiguous()
     if flat.shape[0] == 0:
         return None
-    bits = flat.view(torch.int32 if flat.element_size() == 4 else torch.int64).to(torch.int64)
+    as_int = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}.get(flat.element_size())
+    if as_int is None or flat.is_complex():
+        return _first_occurrence(torch.unique(flat, dim=0, return_inverse=True)[1], worth)
+    bits = flat.view(as_int).to(torch.int64)
     keys = (bits * _key_weights(flat.shape[1], flat.device)).sum(dim=1)  # int64 wraps: a hash, checked below
     grouped = _first_occurrence(torch.unique(keys, return_inverse=True)[1], worth)
     if grouped is None or torch.equal(flat[grouped[0]][grouped[1]], flat):
