@@ -87,6 +87,25 @@ def test_prerequisites_are_kept_once_per_key_and_run_longest_first(tmp_path: Pat
     assert (tmp_path / "a").read_text() == (tmp_path / "b").read_text() == "done"
 
 
+def test_an_audit_in_this_process_does_not_even_list_the_prerequisites(monkeypatch: pytest.MonkeyPatch,
+                                                                        tmp_path: Path) -> None:
+    """--jobs 1: each claim does what it needs itself; the driver never lists the prerequisites
+    (for the audit profile that took 0.7 s of start-up)."""
+    from typer.testing import CliRunner
+
+    from theorems.engine import prerequisite
+    from theorems.frontend.cli import app
+
+    def never(*args: Any) -> Any:
+        raise AssertionError("the prerequisites were listed")
+
+    monkeypatch.setattr(prerequisite, "prerequisites_of", never)
+    run = CliRunner().invoke(app, ["audit", "--claim", "merad.lse.nonneg", "--profile", "quick", "--jobs", "1",
+                                   "--out", str(tmp_path / "out")])
+    assert run.exit_code == 0, run.output
+    assert [c["id"] for c in json.loads((tmp_path / "out" / "report.json").read_text())["claims"]] == ["merad.lse.nonneg"]
+
+
 def test_claims_declare_the_training_runs_they_share() -> None:
     """merad.fig1 and merad.fig1.trend need the same 5 runs: an audit of both trains them once."""
     from theorems.engine.prerequisite import prerequisites_of, unique

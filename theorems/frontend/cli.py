@@ -118,7 +118,7 @@ def audit(
 
     Ctrl-C (or SIGTERM) writes the reports of the claims finished so far, marked partial, and
     exits 130 (143)."""
-    from theorems.engine.prerequisite import prerequisites_of, unique
+    from theorems.engine.prerequisite import prerequisites_of
     from theorems.engine.witness import write_witness
     from theorems.frontend import schedule
     from theorems.frontend.report import write_reports
@@ -133,7 +133,7 @@ def audit(
     processes = jobs or default_jobs()
     deterministic_kernels()  # here once: forked workers inherit it, and no claim's time limit pays for it
     expected = schedule.expected_seconds(claims, profile)
-    shared = unique(p for c in claims for p in prerequisites_of(c, plan.quick, seed))
+    shared = (p for c in claims for p in prerequisites_of(c, plan.quick, seed))  # listed only if run in parallel
     results = []
     interrupted: int | None = None
     with _terminate_as_interrupt(), _progress() as progress:

@@ -19,11 +19,11 @@ import signal
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from numerics.files import write_bytes_atomic
 from theorems.engine.budget import Budget
-from theorems.engine.prerequisite import Prerequisite
+from theorems.engine.prerequisite import Prerequisite, unique
 from theorems.engine.verdict import ClaimResult
 
 Files = dict[str, bytes]
@@ -154,13 +154,14 @@ def write_files(out: Path, files: Files) -> None:
 
 
 def execute(jobs: list[Job], executor: str, processes: int, address: str | None,
-            on_result: Callable[[ClaimResult, Files], Any], prerequisites: Sequence[Prerequisite] = (),
+            on_result: Callable[[ClaimResult, Files], Any], prerequisites: Iterable[Prerequisite] = (),
             on_prerequisite: Callable[[Prerequisite, str | None], Any] | None = None) -> None:
     """Run every job with the chosen executor, handing each result to ``on_result`` as it finishes
-    (in job order when run in this process). The prerequisites run first where the claims run in
-    parallel; in this process (``--jobs 1``) each claim does what it needs itself."""
+    (in job order when run in this process). The prerequisites (one per key) run first where the
+    claims run in parallel; in this process (``--jobs 1``) each claim does what it needs itself, and
+    ``prerequisites`` (it may be a lazy iterable) is not even read."""
     parallel = executor == "ray" or processes > 1
-    tasks = queue(jobs, prerequisites) if parallel else list(jobs)
+    tasks = queue(jobs, unique(prerequisites)) if parallel else list(jobs)
     outcomes = run_ray(tasks, address) if executor == "ray" else run_local(tasks, processes)
     for task, outcome in outcomes:
         if isinstance(task, Prerequisite):

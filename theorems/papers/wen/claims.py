@@ -523,7 +523,7 @@ def downstream(ctx: RunContext) -> ExperimentOutcome:
         label = f"d={data.d} d1={data.d1} k={data.kappa:g} c={mcfg.learner.bias:g}"
         checks = [*dy.model_checks(data), *dy.raw_checks(data)]
         row = {"config": f"{label} / none c={ncfg.learner.bias:g}", "setting": label, "bias_none": ncfg.learner.bias}
-        if not all(c.holds for c in dy.model_checks(data)):
+        if not _in_regime(data):
             configs.append({**row, "verdict": Verdict.UNTESTED, "in_regime": False,
                             "out_of_regime": [c.name for c in checks if not c.holds], "note": "not run"})
             continue
