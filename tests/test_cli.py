@@ -137,14 +137,11 @@ FALSE_PLUGIN = textwrap.dedent('''
 ''')
 
 
-def test_an_unrecorded_refutation_fails_the_audit_gate(tmp_path: Path) -> None:
-    (tmp_path / "false_claims.py").write_text(FALSE_PLUGIN)
-    env = dict(os.environ, PYTHONPATH=str(tmp_path) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               CLCHECK_PLUGINS="false_claims")
-    cmd = [sys.executable, "-m", "theorems.frontend.cli", "audit", "--paper", "mine", "--budget", "10",
-           "--adversarial-starts", "0", "--out", str(tmp_path / "out")]
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 1, proc.stdout + proc.stderr
+def test_an_unrecorded_refutation_fails_the_audit_gate(tmp_path: Path, user_plugin) -> None:  # noqa: ANN001
+    user_plugin("false_claims", FALSE_PLUGIN)
+    res = runner.invoke(app, ["audit", "--paper", "mine", "--budget", "10", "--adversarial-starts", "0",
+                              "--jobs", "1", "--out", str(tmp_path / "out")])
+    assert res.exit_code == 1, res.output
     claim = json.loads((tmp_path / "out" / "report.json").read_text())["claims"][0]
     assert claim["verdict"] == "refuted" and claim["expected"] is False
     assert (tmp_path / "out" / "witnesses" / "mine.lse_le_max.json").exists()
@@ -170,25 +167,22 @@ UNDECIDED_PLUGIN = textwrap.dedent('''
 ''')
 
 
-def test_an_undecided_claim_passes_the_gate_unless_strict(tmp_path: Path) -> None:
-    (tmp_path / "undecided_claims.py").write_text(UNDECIDED_PLUGIN)
-    env = dict(os.environ, PYTHONPATH=str(tmp_path) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               CLCHECK_PLUGINS="undecided_claims")
-    base = [sys.executable, "-m", "theorems.frontend.cli", "audit", "--paper", "mine", "--budget", "5",
-            "--adversarial-starts", "0", "--jobs", "1", "--out", str(tmp_path / "out")]
-    proc = subprocess.run(base, env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "undecided (untested or inconclusive): mine.never_met" in " ".join(proc.stdout.split())
+def test_an_undecided_claim_passes_the_gate_unless_strict(tmp_path: Path, user_plugin,  # noqa: ANN001
+                                                          pytester: pytest.Pytester) -> None:
+    """In this process: the plugin's registration is undone after the test (``user_plugin``)."""
+    user_plugin("undecided_claims", UNDECIDED_PLUGIN)
+    base = ["audit", "--paper", "mine", "--budget", "5", "--adversarial-starts", "0", "--jobs", "1",
+            "--out", str(tmp_path / "out")]
+    res = runner.invoke(app, base)
+    assert res.exit_code == 0, res.output
+    assert "undecided (untested or inconclusive): mine.never_met" in " ".join(res.output.split())
     claim = json.loads((tmp_path / "out" / "report.json").read_text())["claims"][0]
     assert claim["verdict"] == "untested" and claim["undecided"] is True
-    strict = subprocess.run(base + ["--strict"], env=env, capture_output=True, text=True, timeout=600)
-    assert strict.returncode == 1, strict.stdout + strict.stderr
-    (tmp_path / "tests").mkdir()
-    pytest_cmd = [sys.executable, "-m", "pytest", "--claims", "-m", "theorems", "-k", "mine", "-q", "-rs",
-                  "-p", "no:cacheprovider", str(tmp_path / "tests")]
-    skipped = subprocess.run(pytest_cmd, env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path)
-    assert skipped.returncode == 0 and "1 skipped" in skipped.stdout, skipped.stdout
-    assert "undecided: untested" in skipped.stdout
-    failed = subprocess.run(pytest_cmd + ["--theorems-strict"], env=env, capture_output=True, text=True,
-                            timeout=600, cwd=tmp_path)
-    assert failed.returncode == 1 and "1 failed" in failed.stdout, failed.stdout
+    strict = runner.invoke(app, base + ["--strict"])
+    assert strict.exit_code == 1, strict.output
+    args = ["--claims", "-m", "theorems", "-k", "mine", "-rs", "-p", "no:cacheprovider"]
+    skipped = pytester.runpytest_inprocess(*args)
+    skipped.assert_outcomes(skipped=1)
+    assert "undecided: untested" in skipped.stdout.str()
+    failed = pytester.runpytest_inprocess(*args, "--theorems-strict")
+    failed.assert_outcomes(failed=1)

@@ -172,6 +172,45 @@ def test_the_example_plugin_ships_its_marker_pages_and_recorded_witness(tmp_path
     assert "4 passed" in run.stdout, run.stdout[-2000:]
 
 
+def test_a_selection_imports_only_the_plugins_it_names(tmp_path: Path) -> None:
+    code = ("import sys\nfrom theorems.engine.registry import all_claims, get\n"
+            "print(len(all_claims(['hyper'])), get('hyper.uniform_cloning.pdist').id,"
+            " [m for m in ('theorems.papers.merad', 'theorems.papers.huang') if m in sys.modules])\n"
+            "get('merad.lse.nonneg')\n"
+            "print('theorems.papers.merad' in sys.modules, 'theorems.papers.huang' in sys.modules)\n"
+            "print(len({c.paper for c in all_claims()}))\n")
+    out = subprocess.run([sys.executable, "-c", code], env=_plugin_env(tmp_path), capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert int(out[0]) > 0 and out[1:] == ["hyper.uniform_cloning.pdist", "[]", "True", "False", "5"]
+
+
+MISNAMED_PLUGIN = '''
+from sympy import Le
+from theorems import Claim, Kind, Source, parts, register
+from theorems.subjects import vectors as vec
+from theorems.subjects.vectors import Vectors
+
+register(Claim("mine.max_le_lse", Kind.INEQUALITY, Source("x", "y"), parts(Le(vec.max_x, vec.lse_x)),
+               subjects=(Vectors(),)))
+'''
+
+
+def test_an_entry_point_registers_only_claims_under_its_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from theorems.engine import registry
+
+    (tmp_path / "misnamed_claims.py").write_text(MISNAMED_PLUGIN)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_CLAIMS", dict(registry._CLAIMS))  # whatever registers stays in this test
+    monkeypatch.setattr(registry, "_ORIGIN", dict(registry._ORIGIN))
+    monkeypatch.setattr(registry, "_IMPORTED", set(registry._IMPORTED))
+    with pytest.raises(ClaimError, match="entry point 'other'.*must be the prefix"):
+        registry.import_plugin("misnamed_claims", entry_point="other")
+    assert "mine.max_le_lse" not in registry._CLAIMS
+    registry.import_plugin("misnamed_claims", entry_point="mine")
+    assert registry.origin("mine.max_le_lse") == "misnamed_claims"
+    sys.modules.pop("misnamed_claims", None)
+
+
 def test_replay_loads_the_plugin_the_witness_names(tmp_path: Path) -> None:
     witness = ROOT / "examples/hypersphere/hypersphere_claims/witnesses/hyper.uniform_cloning.pdist.json"
     assert json.loads(witness.read_text())["plugin"] == "hypersphere_claims"

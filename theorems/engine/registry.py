@@ -5,6 +5,10 @@ same door: a module that calls :func:`register_paper` and :func:`register` when 
 advertised under the ``clcheck.claims`` entry-point group (or named in the ``CLCHECK_PLUGINS``
 environment variable, comma separated). The engine keeps no list of paper names: pytest
 markers, recorded witnesses and proof pages all come from the :class:`Paper` a plugin declares.
+
+An entry point's name is its paper's prefix (``merad = "theorems.papers.merad"``) and the plugin
+registers only claims under it, so a selection by id or prefix imports just the plugins it names
+(and every ``CLCHECK_PLUGINS`` module): ``clcheck audit --paper hyper`` does not import the others.
 """
 
 from __future__ import annotations
@@ -51,8 +55,9 @@ _ORIGIN: dict[str, str] = {}  # claim id -> plugin module to import to register 
 _PAPERS: dict[str, Paper] = {}
 _STRUCTURE: list[tuple[str, str]] = []
 _PROOFS: dict[str, list[Any]] = {}  # claim id -> its printed proofs (theorems.engine.proof.Proof)
-_LOADING: list[str] = []  # the plugin module being imported (a stack: plugins may import plugins)
-_LOADED = False
+_LOADING: list[tuple[str, str | None]] = []  # (plugin module, its entry-point name) being imported: a stack
+_IMPORTED: set[str] = set()  # plugin modules imported (or being imported) through import_plugin
+_ALL_LOADED = False
 
 
 def _caller_module(depth: int = 2) -> tuple[str, Path | None]:
@@ -65,7 +70,8 @@ def _caller_module(depth: int = 2) -> tuple[str, Path | None]:
 def register_paper(paper: Paper) -> Paper:
     """Declare a paper (once per prefix); returns it with its module and witness folder filled in."""
     module, path = _caller_module()
-    plugin = _LOADING[-1] if _LOADING else module
+    _check_entry_point_name(paper.prefix, f"paper {paper.prefix!r}")
+    plugin = _LOADING[-1][0] if _LOADING else module
     witnesses = paper.witnesses or (path.parent / "witnesses" if path else None)
     paper = replace(paper, module=paper.module or plugin, witnesses=witnesses)
     existing = _PAPERS.get(paper.prefix)
@@ -83,19 +89,29 @@ def register(claim: AnyClaim) -> AnyClaim:
     existing = _CLAIMS.get(claim.id)
     if existing is not None and existing is not claim:
         raise ClaimError(f"claim id {claim.id!r} is already registered ({existing.source})")
+    _check_entry_point_name(claim.paper, f"claim {claim.id!r}")
     _CLAIMS[claim.id] = claim
-    _ORIGIN[claim.id] = _LOADING[-1] if _LOADING else _caller_module()[0]
+    _ORIGIN[claim.id] = _LOADING[-1][0] if _LOADING else _caller_module()[0]
     return claim
+
+
+def _check_entry_point_name(prefix: str, what: str) -> None:
+    """An entry point named X registers only paper X's claims (what lets a selection skip the rest)."""
+    if _LOADING and _LOADING[-1][1] is not None and _LOADING[-1][1] != prefix:
+        module, name = _LOADING[-1]
+        raise ClaimError(f"plugin {module!r}, advertised as the entry point {name!r}, registers {what}: an "
+                         f"entry point's name must be the prefix of the claims it registers ({prefix!r})")
 
 
 def register_proof(proof: Any) -> Any:
     """Record the printed proof of (a part of) a claim: a chain of checked steps."""
+    _check_entry_point_name(_prefixes([proof.claim]).pop(), f"a proof of {proof.claim!r}")
     _PROOFS.setdefault(proof.claim, []).append(proof)
     return proof
 
 
 def proofs_for(claim_id: str) -> list[Any]:
-    load_plugins()
+    load_plugins(_prefixes([claim_id]))  # a claim's proofs are registered by its own plugin
     return list(_PROOFS.get(claim_id, []))
 
 
@@ -114,16 +130,22 @@ def structure(papers: list[str] | None = None) -> list[tuple[str, str]]:
     return [(a, b) for a, b in _STRUCTURE if not papers or _in(b, papers)]
 
 
-def plugin_modules() -> list[str]:
-    """Every plugin module: the ``clcheck.claims`` entry points, then ``CLCHECK_PLUGINS``."""
-    names = [ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)]
-    names += [m.strip() for m in os.environ.get(PLUGINS_VARIABLE, "").split(",") if m.strip()]
-    return list(dict.fromkeys(names))
+def _plugin_names(prefixes: Iterable[str] | None) -> dict[str, str | None]:
+    """plugin module -> its entry-point name (None for a ``CLCHECK_PLUGINS`` module)."""
+    wanted = None if prefixes is None else set(prefixes)
+    names: dict[str, str | None] = {ep.value: ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)
+                                    if wanted is None or ep.name in wanted}
+    for module in (m.strip() for m in os.environ.get(PLUGINS_VARIABLE, "").split(",")):
+        if module:
+            names.setdefault(module, None)
+    return names
 
 
-def import_plugin(module: str) -> None:
-    """Import one plugin module (its claims register themselves); a failure names the module."""
-    _LOADING.append(module)
+def import_plugin(module: str, entry_point: str | None = None) -> None:
+    """Import one plugin module (its claims register themselves); a failure names the module.
+    ``entry_point`` is the name it is advertised under: it may register only claims with that prefix."""
+    _IMPORTED.add(module)
+    _LOADING.append((module, entry_point))
     try:
         importlib.import_module(module)
     except ClaimError:
@@ -134,19 +156,28 @@ def import_plugin(module: str) -> None:
         _LOADING.pop()
 
 
-def load_plugins() -> None:
-    """Import every plugin module (once)."""
-    global _LOADED
-    if _LOADED:
+def load_plugins(prefixes: Iterable[str] | None = None) -> None:
+    """Import the plugin modules not imported yet: all of them, or for a selection the entry points
+    named by the paper ``prefixes`` (and every ``CLCHECK_PLUGINS`` module)."""
+    global _ALL_LOADED
+    if _ALL_LOADED:
         return
-    _LOADED = True
-    for module in plugin_modules():
-        import_plugin(module)
+    if prefixes is None:
+        _ALL_LOADED = True
+    for module, name in _plugin_names(prefixes).items():
+        if module not in _IMPORTED:
+            import_plugin(module, name)
+
+
+def _prefixes(ids: Iterable[str]) -> set[str]:
+    """The paper prefixes of claim ids or id prefixes (``merad.lse`` -> ``merad``)."""
+    return {i.split(".", 1)[0] for i in ids}
 
 
 def all_claims(papers: list[str] | None = None, ids: list[str] | None = None) -> list[AnyClaim]:
-    """Registered claims, optionally filtered by id prefix (``--paper``) or exact ids."""
-    load_plugins()
+    """Registered claims, optionally filtered by id prefix (``--paper``) or exact ids (then only the
+    plugins of the papers they name are imported)."""
+    load_plugins(_prefixes([*(papers or []), *(ids or [])]) if papers or ids else None)
     claims = sorted(_CLAIMS.values(), key=lambda c: c.id)
     if papers:
         claims = [c for c in claims if _in(c.id, papers)]
@@ -159,7 +190,7 @@ def all_claims(papers: list[str] | None = None, ids: list[str] | None = None) ->
 
 
 def get(claim_id: str) -> AnyClaim:
-    load_plugins()
+    load_plugins(_prefixes([claim_id]))
     try:
         return _CLAIMS[claim_id]
     except KeyError:

@@ -169,7 +169,7 @@ register(Claim(
 ))
 
 register(Claim(
-    id="merad.prop1.part2", kind=Kind.INEQUALITY, cost=40,
+    id="merad.prop1.part2", kind=Kind.INEQUALITY, cost=30,
     source=source("Proposition 1 = Proposition 2 (2) = Proposition 3.3 (2)"),
     statement=parts(
         Le(mx.L_sup_k, mx.L_sup_mu_k),
@@ -277,7 +277,7 @@ ON_SCALARS = lambda s: hasattr(s, "x")  # noqa: E731 - part guard: scalar subjec
 SMOOTH = 2 + 8 * tp.C ** 2
 
 register(Claim(
-    id="merad.lemma3", kind=Kind.INEQUALITY, cost=30,
+    id="merad.lemma3", kind=Kind.INEQUALITY, cost=16,
     source=source("Lemma 3 = Lemma 5 (Section 8) = Lemma 4.1"),
     statement=(
         Part(Le(tp.ell_step, tp.ell + tp.grad_dot_step + SMOOTH / 2 * tp.step_sq),
@@ -295,7 +295,7 @@ register(Claim(
 ))
 
 register(Claim(
-    id="merad.lemma3.steps", kind=Kind.INEQUALITY, cost=12,
+    id="merad.lemma3.steps", kind=Kind.INEQUALITY, cost=16,
     source=source("proof of Lemma 5 = proof of Lemma 4.1"),
     statement=parts(
         Eq(tp.grad_rel_err, 0),

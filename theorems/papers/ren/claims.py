@@ -64,20 +64,20 @@ register(ExperimentClaim(
              "for c in {2, 1.5, 1.2, 1.1}.",
 ))
 register(ExperimentClaim(
-    id="ren.theorem43a", kind=Kind.DYNAMICS, source=source("Theorem 4.3 (a), Lemma B.17"),
+    id="ren.theorem43a", kind=Kind.DYNAMICS, cost=4, source=source("Theorem 4.3 (a), Lemma B.17"),
     experiment=dynamics.theorem43a, quantifier="exists",
     encoding="Population gradient descent on the non-contrastive loss (4), width 65 536, until an approximate "
              "stationary point; search over admissible data models for one that ends aligned and not balanced "
              "after a balanced initialization.",
 ))
 register(ExperimentClaim(
-    id="ren.theorem43b", kind=Kind.DYNAMICS, source=source("Theorem 4.3 (b)"),
+    id="ren.theorem43b", kind=Kind.DYNAMICS, cost=8, source=source("Theorem 4.3 (b)"),
     experiment=dynamics.theorem43b, quantifier="exists",
     encoding="Algorithm 3.1 on the population loss (3), width 65 536: there exist (beta1, beta2) in the grid such that "
              "every admissible data model of the sweep ends aligned and balanced; the worst model is reported.",
 ))
 register(ExperimentClaim(
-    id="ren.stagewise", kind=Kind.DYNAMICS, source=source("Sections 5.3-5.4"),
+    id="ren.stagewise", kind=Kind.DYNAMICS, cost=6, source=source("Sections 5.3-5.4"),
     experiment=dynamics.stagewise,
     encoding="Stage 1 aligns while cond(P_A) grows, Stage 2 lowers it: verdict map over beta1 and the length of "
              "Stage 1 on Lemma B.17's spectrum.",
