@@ -52,7 +52,6 @@ def fit_linear_classifier(arr: MixtureArrays, task: Sequence[int] | None = None)
     shape = (len(task), X.shape[1])
 
     exclude_own = own_class_mask(own, len(task))
-
     at_own = (np.arange(len(own)), own)
 
     def objective(theta: np.ndarray) -> tuple[float, np.ndarray]:

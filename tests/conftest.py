@@ -12,9 +12,10 @@ pytest_plugins = ["pytester"]
 
 
 @pytest.fixture
-def user_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str, str], None]]:
-    """``load(module, source)``: a user's plugin module, written beside the test and imported in this
-    process as ``CLCHECK_PLUGINS`` would import it; what it registers is gone after the test."""
+def user_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., None]]:
+    """``load(module, source, entry_point=None)``: a user's plugin module, written beside the test and
+    imported in this process as ``CLCHECK_PLUGINS`` (or an entry point of that name) would import it;
+    what it registers is gone after the test."""
     from theorems.engine import registry
 
     for name in ("_CLAIMS", "_ORIGIN", "_PAPERS"):
@@ -24,10 +25,10 @@ def user_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Cal
     monkeypatch.syspath_prepend(str(tmp_path))
     loaded: list[str] = []
 
-    def load(module: str, source: str) -> None:
+    def load(module: str, source: str, entry_point: str | None = None) -> None:
         (tmp_path / f"{module}.py").write_text(source)
         loaded.append(module)
-        registry.import_plugin(module)
+        registry.import_plugin(module, entry_point)
 
     yield load
     for module in loaded:

@@ -195,20 +195,14 @@ register(Claim("mine.max_le_lse", Kind.INEQUALITY, Source("x", "y"), parts(Le(ve
 '''
 
 
-def test_an_entry_point_registers_only_claims_under_its_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_entry_point_registers_only_claims_under_its_name(user_plugin) -> None:  # noqa: ANN001
     from theorems.engine import registry
 
-    (tmp_path / "misnamed_claims.py").write_text(MISNAMED_PLUGIN)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(registry, "_CLAIMS", dict(registry._CLAIMS))  # whatever registers stays in this test
-    monkeypatch.setattr(registry, "_ORIGIN", dict(registry._ORIGIN))
-    monkeypatch.setattr(registry, "_IMPORTED", set(registry._IMPORTED))
     with pytest.raises(ClaimError, match="entry point 'other'.*must be the prefix"):
-        registry.import_plugin("misnamed_claims", entry_point="other")
+        user_plugin("misnamed_claims", MISNAMED_PLUGIN, entry_point="other")
     assert "mine.max_le_lse" not in registry._CLAIMS
-    registry.import_plugin("misnamed_claims", entry_point="mine")
+    user_plugin("misnamed_claims", MISNAMED_PLUGIN, entry_point="mine")
     assert registry.origin("mine.max_le_lse") == "misnamed_claims"
-    sys.modules.pop("misnamed_claims", None)
 
 
 def test_replay_loads_the_plugin_the_witness_names(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ states positioned to draw batch s, so resuming reproduces an uninterrupted run.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import time
 from dataclasses import asdict, dataclass, field, fields
@@ -183,17 +184,19 @@ def distinct_rows(rows: torch.Tensor, worth: float = 0.9) -> tuple[torch.Tensor,
     if flat.shape[0] == 0:
         return None
     as_int = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}.get(flat.element_size())
-    if as_int is None or flat.is_complex():
-        return _first_occurrence(torch.unique(flat, dim=0, return_inverse=True)[1], worth)
-    bits = flat.view(as_int).to(torch.int64)
-    keys = (bits * _key_weights(flat.shape[1], flat.device)).sum(dim=1)  # int64 wraps: a hash, checked below
-    grouped = _first_occurrence(torch.unique(keys, return_inverse=True)[1], worth)
-    if grouped is None or torch.equal(flat[grouped[0]][grouped[1]], flat):
-        return grouped
-    return _first_occurrence(torch.unique(flat, dim=0, return_inverse=True)[1], worth)  # a key was shared
+    if as_int is not None and not flat.is_complex():
+        bits = flat.view(as_int).to(torch.int64)
+        keys = (bits * _key_weights(flat.shape[1], flat.device)).sum(dim=1)  # int64 wraps: a hash, checked below
+        grouped = _first_occurrence(torch.unique(keys, return_inverse=True)[1], worth)
+        if grouped is None or torch.equal(flat[grouped[0]][grouped[1]], flat):
+            return grouped
+    # no integer view of this dtype, or a key was shared: the exact lexicographic grouping
+    return _first_occurrence(torch.unique(flat, dim=0, return_inverse=True)[1], worth)
 
 
+@functools.lru_cache(maxsize=16)
 def _key_weights(width: int, device: torch.device) -> torch.Tensor:
+    """The fixed random linear form of the keys (made once per width and device: every batch uses it)."""
     generator = torch.Generator().manual_seed(0x5EED + width)
     return torch.randint(-2**62, 2**62, (width,), generator=generator, dtype=torch.int64).to(device)
 

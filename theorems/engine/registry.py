@@ -57,6 +57,7 @@ _STRUCTURE: list[tuple[str, str]] = []
 _PROOFS: dict[str, list[Any]] = {}  # claim id -> its printed proofs (theorems.engine.proof.Proof)
 _LOADING: list[tuple[str, str | None]] = []  # (plugin module, its entry-point name) being imported: a stack
 _IMPORTED: set[str] = set()  # plugin modules imported (or being imported) through import_plugin
+_LOADED_PREFIXES: set[str] = set()  # papers whose plugins load_plugins has imported
 _ALL_LOADED = False
 
 
@@ -105,7 +106,7 @@ def _check_entry_point_name(prefix: str, what: str) -> None:
 
 def register_proof(proof: Any) -> Any:
     """Record the printed proof of (a part of) a claim: a chain of checked steps."""
-    _check_entry_point_name(_prefixes([proof.claim]).pop(), f"a proof of {proof.claim!r}")
+    _check_entry_point_name(_prefix(proof.claim), f"a proof of {proof.claim!r}")
     _PROOFS.setdefault(proof.claim, []).append(proof)
     return proof
 
@@ -160,18 +161,25 @@ def load_plugins(prefixes: Iterable[str] | None = None) -> None:
     """Import the plugin modules not imported yet: all of them, or for a selection the entry points
     named by the paper ``prefixes`` (and every ``CLCHECK_PLUGINS`` module)."""
     global _ALL_LOADED
-    if _ALL_LOADED:
-        return
-    if prefixes is None:
+    wanted = None if prefixes is None else set(prefixes)
+    if _ALL_LOADED or (wanted is not None and wanted <= _LOADED_PREFIXES):
+        return  # without listing the entry points again (about 6 ms each time)
+    if wanted is None:
         _ALL_LOADED = True
-    for module, name in _plugin_names(prefixes).items():
+    else:
+        _LOADED_PREFIXES.update(wanted)
+    for module, name in _plugin_names(wanted).items():
         if module not in _IMPORTED:
             import_plugin(module, name)
 
 
+def _prefix(claim_id: str) -> str:
+    """The paper prefix of a claim id or id prefix (``merad.lse`` -> ``merad``)."""
+    return claim_id.split(".", 1)[0]
+
+
 def _prefixes(ids: Iterable[str]) -> set[str]:
-    """The paper prefixes of claim ids or id prefixes (``merad.lse`` -> ``merad``)."""
-    return {i.split(".", 1)[0] for i in ids}
+    return {_prefix(i) for i in ids}
 
 
 def all_claims(papers: list[str] | None = None, ids: list[str] | None = None) -> list[AnyClaim]:
