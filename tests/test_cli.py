@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
@@ -83,33 +82,22 @@ PLUGIN = textwrap.dedent('''
 ''')
 
 
-def _env_with_plugin(tmp_path: Path) -> dict[str, str]:
-    (tmp_path / "my_claims.py").write_text(PLUGIN)
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(tmp_path) + os.pathsep + env.get("PYTHONPATH", "")
-    env["CLCHECK_PLUGINS"] = "my_claims"
-    return env
-
-
-def test_a_claim_registered_outside_the_repo_reaches_the_audit(tmp_path: Path) -> None:
-    env = _env_with_plugin(tmp_path)
-    cmd = [sys.executable, "-m", "theorems.frontend.cli", "audit", "--paper", "mine", "--budget", "10",
-           "--adversarial-starts", "1", "--out", str(tmp_path / "out")]
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+def test_a_claim_registered_outside_the_repo_reaches_the_audit(tmp_path: Path, env_plugin) -> None:  # noqa: ANN001
+    """Through ``CLCHECK_PLUGINS`` as the audit reads it (in this process; test_reliability runs
+    audits of such a plugin as processes, and test_plugin_api runs pytest on one as a process)."""
+    env_plugin("my_claims", PLUGIN)
+    res = runner.invoke(app, ["audit", "--paper", "mine", "--budget", "10", "--adversarial-starts", "1",
+                              "--jobs", "1", "--out", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
     data = json.loads((tmp_path / "out" / "report.json").read_text())
     assert [c["id"] for c in data["claims"]] == ["mine.mean_le_un_bound"]
     assert data["claims"][0]["verdict"] == "consistent"
 
 
-def test_a_claim_registered_outside_the_repo_reaches_pytest_m_theorems(tmp_path: Path) -> None:
-    env = _env_with_plugin(tmp_path)
-    (tmp_path / "tests").mkdir()
-    cmd = [sys.executable, "-m", "pytest", "--claims", "-m", "theorems", "-k", "mine", "-q",
-           "-p", "no:cacheprovider", "-p", "no:randomly", str(tmp_path / "tests")]
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "1 passed" in proc.stdout
+def test_a_claim_registered_outside_the_repo_reaches_pytest_m_theorems(env_plugin, pytester) -> None:  # noqa: ANN001
+    env_plugin("my_claims", PLUGIN)
+    run = pytester.runpytest_inprocess("--claims", "-m", "theorems", "-k", "mine", "-p", "no:cacheprovider")
+    run.assert_outcomes(passed=1)
 
 
 def test_clcheck_train_checkpoints_and_resumes_with_the_saved_configuration(tmp_path: Path) -> None:

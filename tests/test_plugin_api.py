@@ -158,18 +158,20 @@ def _plugin_env(tmp_path: Path) -> dict[str, str]:
             "CLCHECK_PLUGINS": "hypersphere_claims", "CLCHECK_CACHE": str(tmp_path / "cache")}
 
 
-def test_the_example_plugin_ships_its_marker_pages_and_recorded_witness(tmp_path: Path) -> None:
-    code = ("from theorems.engine.registry import all_claims, paper_of\n"
-            "from theorems.engine.witness import recorded_witness_path\n"
-            "c = [c for c in all_claims(['hyper']) if c.known_refutation][0]\n"
-            "print(paper_of(c).pages, recorded_witness_path(c))\n")
-    out = subprocess.run([sys.executable, "-c", code], env=_plugin_env(tmp_path), capture_output=True, text=True,
-                         check=True).stdout.split()
-    assert out[0].endswith("hypersphere_claims/pages") and out[1].endswith("witnesses/hyper.uniform_cloning.pdist.json")
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--claims", "-m", "hyper",
-                          str(ROOT / "tests" / "test_architecture.py")],
-                         env=_plugin_env(tmp_path), capture_output=True, text=True, cwd=ROOT)
-    assert "4 passed" in run.stdout, run.stdout[-2000:]
+def test_the_example_plugin_ships_its_marker_pages_and_recorded_witness(tmp_path: Path, env_plugin, pytester,  # noqa: ANN001
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Named in ``CLCHECK_PLUGINS``: its pages and recorded witness are found, and its claims run under
+    pytest with its paper's marker (unknown markers are errors here)."""
+    from theorems.engine.registry import all_claims, paper_of
+    from theorems.engine.witness import recorded_witness_path
+
+    monkeypatch.setenv("CLCHECK_CACHE", str(tmp_path / "cache"))
+    env_plugin("hypersphere_claims", folder=ROOT / "examples" / "hypersphere")
+    run = pytester.runpytest_inprocess("--claims", "-m", "hyper", "--strict-markers", "-p", "no:cacheprovider")
+    run.assert_outcomes(passed=4)
+    claim = [c for c in all_claims(["hyper"]) if c.known_refutation][0]
+    assert str(paper_of(claim).pages).endswith("hypersphere_claims/pages")
+    assert str(recorded_witness_path(claim)).endswith("witnesses/hyper.uniform_cloning.pdist.json")
 
 
 def test_a_selection_imports_only_the_plugins_it_names(tmp_path: Path) -> None:

@@ -81,12 +81,24 @@ def clcheck(*args: str, env: dict[str, str] | None = None, timeout: float = 300)
 
 
 def assert_named_error(run: subprocess.CompletedProcess, *fragments: str) -> None:
-    text = run.stdout + run.stderr
-    assert run.returncode == 2, text
+    """Exit 2, the fragments named, at most two lines, no traceback (a ``clcheck`` process)."""
+    _assert_named(run.returncode, run.stdout, run.stdout + run.stderr, fragments)
+
+
+def replay_in_process(path: Path, *fragments: str) -> None:
+    """``clcheck replay path`` in this process (the error path is the command's own, not the
+    interpreter's: the subprocess tests above and below keep that end to end) fails as a named error."""
+    res = runner.invoke(app, ["replay", str(path)])
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    _assert_named(res.exit_code, res.stdout, res.output, fragments)
+
+
+def _assert_named(code: int, stdout: str, text: str, fragments: tuple[str, ...]) -> None:
+    assert code == 2, text
     assert "Traceback" not in text, text
     for fragment in fragments:
         assert fragment in text, text
-    assert len([line for line in run.stdout.strip().splitlines() if line.strip()]) <= 2, text
+    assert len([line for line in stdout.strip().splitlines() if line.strip()]) <= 2, text
 
 
 # -- one error path for the command line ----------------------------------------------------------
@@ -106,7 +118,7 @@ def test_replay_of_a_bad_witness_file_is_a_named_error(tmp_path: Path, content: 
     path = tmp_path / "w.json"
     if content is not None:
         path.write_text(content)
-    assert_named_error(clcheck("replay", str(path)), fragment)
+    replay_in_process(path, fragment)
 
 
 def _edited(tmp_path: Path, edit) -> Path:  # noqa: ANN001 - a function of the witness dict
@@ -119,7 +131,7 @@ def _edited(tmp_path: Path, edit) -> Path:  # noqa: ANN001 - a function of the w
 
 def test_a_witness_with_an_edited_subject_is_refused(tmp_path: Path) -> None:
     path = _edited(tmp_path, lambda d: d["subject"]["mixture"].__setitem__("rho", [-0.5, 1.5]))
-    assert_named_error(clcheck("replay", str(path)), "was edited")
+    replay_in_process(path, "was edited")
 
 
 @pytest.mark.parametrize("edit, fragment", [
@@ -132,7 +144,7 @@ def test_a_witness_outside_its_family_or_hypotheses_is_refused(tmp_path: Path, e
         edit(d)
         d.pop("subject_sha256", None)  # an old witness without a checksum: validated all the same
 
-    assert_named_error(clcheck("replay", str(_edited(tmp_path, without_checksum))), fragment)
+    replay_in_process(_edited(tmp_path, without_checksum), fragment)
 
 
 def test_debug_shows_the_traceback() -> None:
