@@ -84,7 +84,7 @@ PLUGIN = textwrap.dedent('''
 
 def test_a_claim_registered_outside_the_repo_reaches_the_audit(tmp_path: Path, env_plugin) -> None:  # noqa: ANN001
     """Through ``CLCHECK_PLUGINS`` as the audit reads it (in this process; test_reliability runs
-    audits of such a plugin as processes, and test_plugin_api runs pytest on one as a process)."""
+    audits of such a plugin as processes, and CI runs pytest on the installed example plugin)."""
     env_plugin("my_claims", PLUGIN)
     res = runner.invoke(app, ["audit", "--paper", "mine", "--budget", "10", "--adversarial-starts", "1",
                               "--jobs", "1", "--out", str(tmp_path / "out")])
