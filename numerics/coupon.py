@@ -784,18 +784,58 @@ def _fsum_prefixes(a: np.ndarray, ends: Sequence[int]) -> list[float]:
     return [out[max(0, min(int(e), a.size))] for e in ends]
 
 
+_U = 2.0**-53  # unit roundoff of float64
+SERIES_REL_TOL = 1e-13  # the inclusion-exclusion tail is used only when its error bound is below this
+
+
+def _upper_tail_series(n: int, t: int) -> float | None:
+    """P(T > t) for uniform rho by inclusion-exclusion over the coupons missed in t draws,
+
+        P(T > t) = sum_{j=1}^{n-1} (-1)^(j+1) C(n, j) (1 - j/n)^t,
+
+    where it is well conditioned, else None (the caller then runs the cascade of
+    :func:`_uniform_sf`). With x = n (1 - 1/n)^t <= 1/2 every term is at most x^j / j!
+    (C(n, j) <= n^j / j! and 1 - j/n <= (1 - 1/n)^j), so P >= x - x^2/2 and the sum of the
+    terms' magnitudes is at most 1.3 x: the alternating sum loses less than one bit. By the
+    Bonferroni inequalities the partial sums bracket P alternately, so stopping at term J costs at
+    most term J + 1. Each term C(n, j) e^y, y = t log1p(-j/n), is within (2|y| + 4) u of its value;
+    the bound on the whole error (terms and truncation, the sum itself correctly rounded by
+    math.fsum) is computed here and must be below SERIES_REL_TOL * P, else None. The Chebyshev
+    bound's upper threshold t + 1 = ceil(n H_n + beta n) gives x <= e^(1/n - gamma - beta)
+    (H_n >= ln n + gamma), below 1/2 for beta >= 1/4 once n >= 8: about 15 terms instead of the
+    cascade's n (t + 1) steps."""
+    if n < 2 or t < 1 or n * math.exp(t * math.log1p(-1.0 / n)) > 0.5:
+        return None
+    terms: list[float] = []
+    err = 0.0
+    for j in range(1, n):
+        y = t * math.log1p(-j / n)
+        term = math.comb(n, j) * math.exp(y)
+        if terms and term < 1e-17 * abs(terms[0]):
+            err += term  # Bonferroni: the truncation error is at most the first term left out
+            break
+        terms.append(term if j % 2 else -term)
+        err += term * (2 * abs(y) + 4) * _U
+    p = math.fsum(terms)
+    return p if p > 0 and err <= SERIES_REL_TOL * p else None
+
+
 def _two_sided_tails(n: int, thresholds: Sequence[tuple[int, int]]) -> list[float]:
     """P(T <= a) + P(T >= b) for each (a, b), both tails summed directly, the distribution of T
     computed once: P(T <= a) as the correctly rounded sum of P(T = t), t <= a (0 when a < n,
-    where every term is 0), P(T >= b) = P(T > b - 1) (1 when b < 1)."""
+    where every term is 0), P(T >= b) = P(T > b - 1) (1 when b < 1) by the inclusion-exclusion
+    series where it is well conditioned (:func:`_upper_tail_series`), else from one cascade."""
     a_need = [a for a, _ in thresholds if a >= n]
-    b_need = [b - 1 for _, b in thresholds if b >= 1]
     lower: dict[int, float] = {}
     if a_need:
         pmf = _uniform_pmf(n, max(a_need))
         lower = dict(zip(a_need, _fsum_prefixes(pmf, [a + 1 for a in a_need])))
-    sf = _uniform_sf(n, max(b_need)) if b_need else np.ones(0)
-    return [(lower.get(a, 0.0) if a >= 0 else 0.0) + (float(sf[b - 1]) if b >= 1 else 1.0)
+    upper = {b - 1: _upper_tail_series(n, b - 1) for _, b in thresholds if b >= 1}
+    rest = [t for t, v in upper.items() if v is None]
+    if rest:
+        sf = _uniform_sf(n, max(rest))
+        upper.update({t: float(sf[t]) for t in rest})
+    return [(lower.get(a, 0.0) if a >= 0 else 0.0) + (upper[b - 1] if b >= 1 else 1.0)
             for a, b in thresholds]
 
 

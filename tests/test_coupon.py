@@ -327,6 +327,28 @@ def test_cascade_is_the_stage_by_stage_recursion(n: int) -> None:
     assert np.array_equal(cc._uniform_sf(n, t_max // 2), sf[: t_max // 2 + 1])
 
 
+def _exact_upper_tail(n: int, t: int) -> Fraction:
+    """P(T > t) for uniform rho, exactly: inclusion-exclusion in integers."""
+    return Fraction(sum((-1) ** (j + 1) * math.comb(n, j) * (n - j) ** t for j in range(1, n)), n**t)
+
+
+@pytest.mark.parametrize("n, t", [(2, 3), (9, 59), (40, 571), (150, 988), (150, 2338), (400, 6000)])
+def test_upper_tail_series_matches_exact_integers(n: int, t: int) -> None:
+    ref = float(_exact_upper_tail(n, t))
+    got = cc._upper_tail_series(n, t)
+    assert got is not None and rel_err(got, ref) < 1e-14, (got, ref)
+    assert rel_err(got, float(cc._uniform_sf(n, t)[t])) < 1e-12  # the cascade: within 2 (t + n) u
+
+
+def test_upper_tail_series_declines_where_it_would_cancel() -> None:
+    """Below about n ln n draws (x = n (1 - 1/n)^t > 1/2) the alternating sum cancels: the cascade
+    is used, and the two-sided tail is still exact there."""
+    assert cc._upper_tail_series(9, 8) is None and cc._upper_tail_series(1000, 5000) is None
+    assert cc._upper_tail_series(1, 5) is None and cc._upper_tail_series(5, 0) is None
+    n, t = 1000, 5000
+    assert cc.coupon_tail_two_sided(n, n - 1, t + 1) == float(cc._uniform_sf(n, t)[t])
+
+
 def test_fsum_prefixes_are_math_fsum() -> None:
     rng = np.random.default_rng(13)
     x = np.abs(rng.standard_normal(3000)) * 10.0 ** rng.integers(-330, 300, 3000)
