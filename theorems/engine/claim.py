@@ -21,6 +21,7 @@ a check that could never fail) and name the assumption that did it.
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
@@ -105,9 +106,16 @@ class Part:
         rel = self.relation
         return rel.reversed if isinstance(rel, _GREATER) else rel
 
-    @property
-    def free_symbols(self) -> set[sympy.Symbol]:
-        return set(self.relation.free_symbols)
+    @functools.cached_property
+    def free_symbols(self) -> frozenset[sympy.Symbol]:
+        """The relation's symbols, kept: sympy walks the whole expression on every call, and a
+        search asks for them on every subject."""
+        return frozenset(self.relation.free_symbols)
+
+    @functools.cached_property
+    def symbols(self) -> tuple[sympy.Symbol, ...]:
+        """The free symbols sorted by name: the order the compiled sides take them in."""
+        return tuple(sorted(self.free_symbols, key=lambda s: s.name))
 
     def __str__(self) -> str:
         return self.label or sympy.sstr(self.relation)

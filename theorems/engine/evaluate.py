@@ -102,9 +102,8 @@ def compiled(expr: sympy.Expr, symbols: tuple[sympy.Symbol, ...], xp: Backend) -
 
 def side_functions(part: Part, xp: Backend) -> tuple[tuple[sympy.Symbol, ...], Callable[..., Any], Callable[..., Any]]:
     """The part's symbols (sorted by name) and its two printed sides compiled for ``xp``."""
-    rel = part.relation
-    syms = tuple(sorted(rel.free_symbols, key=lambda s: s.name))
-    return syms, compiled(rel.lhs, syms, xp), compiled(rel.rhs, syms, xp)
+    syms = part.symbols
+    return syms, compiled(part.relation.lhs, syms, xp), compiled(part.relation.rhs, syms, xp)
 
 
 def _margin(part: Part, lhs: Any, rhs: Any, abs_: Callable[[Any], Any]) -> Any:
@@ -160,7 +159,7 @@ def applicable_parts(claim: Any, subject: Any) -> list[Part]:
     """The parts to evaluate on ``subject``: those whose own hypothesis (``Part.applies``)
     holds; a part without free symbols (e.g. a printed limit) is for certificates only."""
     return [p for p in claim.statement
-            if p.relation.free_symbols and (p.applies is None or p.applies(subject))]
+            if p.free_symbols and (p.applies is None or p.applies(subject))]
 
 
 def needed_symbols(parts: list[Part]) -> tuple[sympy.Symbol, ...]:
@@ -170,7 +169,7 @@ def needed_symbols(parts: list[Part]) -> tuple[sympy.Symbol, ...]:
     ascent differed in the last digit from one run to the next)."""
     out: set[sympy.Symbol] = set()
     for p in parts:
-        out |= p.relation.free_symbols
+        out |= p.free_symbols
     return tuple(sorted(out, key=lambda s: s.name))
 
 
