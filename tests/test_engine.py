@@ -189,3 +189,31 @@ def test_needed_symbols_come_in_one_order_whatever_the_hash_seed() -> None:
     a, b, c = Symbol("b_q"), Symbol("a_q"), Symbol("c_q")
     syms = needed_symbols([Part(Le(a, c)), Part(Le(b, a + c))])
     assert isinstance(syms, tuple) and [s.name for s in syms] == ["a_q", "b_q", "c_q"]
+
+
+def test_the_search_does_not_depend_on_what_the_process_imported(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hypothesis also draws literals from the source of the local modules a process has imported: a claim
+    checked after another paper's claim (in a --jobs 2 worker, or under pytest) drew other examples for the
+    same seed. The searches run on the seed alone (theorems.engine.search.seed_only_draws)."""
+    import importlib
+    from theorems.engine.probe import Tracker
+    from theorems.engine.search import random_search
+
+    claim = Claim("test.seeded", Kind.INEQUALITY, SRC, parts(Le(vec.lse_x, vec.max_x + log(vec.n))),
+                  subjects=(Vectors(),))
+
+    def draws() -> list[list[float]]:
+        seen: list[list[float]] = []
+        tracker = Tracker(claim)
+        record = tracker.record
+        tracker.record = lambda p, adversarial=False: (seen.append(np.asarray(p.subject.x).tolist()),  # type: ignore
+                                                       record(p, adversarial))
+        random_search(claim, Vectors(), 60, 3, tracker)
+        return seen
+
+    before = draws()
+    constants = ", ".join(f"{0.5 + i / 997:.6f}, {-(i * 7919) % 1000003}" for i in range(300))
+    (tmp_path / "many_literals.py").write_text(f"VALUES = [{constants}]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module("many_literals")  # a local module full of literals, as a plugin would be
+    assert len(before) > 30 and draws() == before

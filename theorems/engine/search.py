@@ -4,9 +4,10 @@ ascent on the margin through the same formulas) from many seeded starts."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -32,6 +33,34 @@ def admissible(claim: StatementClaim, family: SubjectFamily, subject: Any) -> bo
         return False
 
 
+@contextlib.contextmanager
+def seed_only_draws() -> Iterator[None]:
+    """Hypothesis draws made from the seed and the strategy alone.
+
+    Hypothesis (6.131 on) also draws literals it finds in the source of every "local" module the
+    process has imported (anything outside site-packages: this package when installed with -e, a
+    user's plugin, pytest's test files), and caches them under ./.hypothesis/constants. A search
+    would then depend on what else its process ran: the same seed gave a claim other draws after
+    another paper's claim had run in the same worker, so a parallel audit, ``--paper`` or
+    ``pytest -m theorems`` could report other examples than ``--jobs 1``. Inside this context that
+    pool is empty (and nothing is written to the working directory)."""
+    try:
+        from hypothesis.internal.conjecture import providers
+        from hypothesis.internal.constants_ast import Constants
+    except ImportError:  # a Hypothesis without source constants: nothing to pin
+        yield
+        return
+    saved = providers._get_local_constants
+    empty = Constants()
+    providers._get_local_constants = lambda: empty
+    providers.CONSTANTS_CACHE.cache.clear()  # allowed constants per draw type, from the pool
+    try:
+        yield
+    finally:
+        providers._get_local_constants = saved
+        providers.CONSTANTS_CACHE.cache.clear()
+
+
 def random_search(claim: StatementClaim, family: SubjectFamily, examples: int, seed: int,
                   tracker: Tracker) -> None:
     """``examples`` seeded hypothesis draws; the first confirmed violation is shrunk by hypothesis."""
@@ -44,7 +73,8 @@ def random_search(claim: StatementClaim, family: SubjectFamily, examples: int, s
     @hypothesis_seed(seed)
     @settings(max_examples=examples, database=None, deadline=None, derandomize=False,
               suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
-              phases=(Phase.generate, Phase.target, Phase.shrink), print_blob=False)
+              phases=(Phase.generate, Phase.target, Phase.shrink), print_blob=False,
+              report_multiple_bugs=False)  # with True it looks on for up to 10 s of wall clock
     @given(family.strategy())
     def search(subject: Any) -> None:
         if not admissible(claim, family, subject):
@@ -61,7 +91,8 @@ def random_search(claim: StatementClaim, family: SubjectFamily, examples: int, s
             raise _Violation
 
     try:
-        search()
+        with seed_only_draws():
+            search()
     except _Violation:
         pass
     except HypothesisException as exc:  # e.g. Unsatisfiable: every draw was rejected
@@ -89,7 +120,8 @@ def sample_subjects(family: SubjectFamily, n: int, seed: int) -> list[Any]:
     def collect(subject: Any) -> None:
         out.append(subject)
 
-    collect()
+    with seed_only_draws():
+        collect()
     return out[:n]
 
 
