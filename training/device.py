@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import random
 import re
+import sys
 from typing import ContextManager
 
 import numpy as np
@@ -86,12 +87,18 @@ def deterministic_kernels() -> None:
     """Deterministic kernels (``warn_only``): a fixed seed gives bit-identical parameters on CPU.
     Called by ``training.loop.optimize`` (the loop every training run goes through) and before
     every claim's check (so that no claim's numbers depend on what ran before it in its process).
-    The first call imports torch's compiler stack (about 2 s): an audit makes it in the driver,
-    before its workers fork.
+
+    ``torch.use_deterministic_algorithms`` sets this switch and imports torch's compiler stack
+    (about 2 s per process) to set inductor's own flag, which only compiled code reads. Nothing
+    here compiles: unless the compiler is already loaded, the switch is set alone.
 
     Deterministic mode also fills every new uninitialized tensor with NaN, a debugging aid against
     kernels that read memory they never wrote. That fill was 13 % of a training step, and a run
     trained with and without it is bit-identical (tested), so it is switched off."""
-    if not torch.are_deterministic_algorithms_enabled():
-        torch.use_deterministic_algorithms(True, warn_only=True)
+    if not (torch.are_deterministic_algorithms_enabled() and torch.is_deterministic_algorithms_warn_only_enabled()):
+        switch = getattr(torch._C, "_set_deterministic_algorithms", None)
+        if switch is None or "torch._inductor.config" in sys.modules:
+            torch.use_deterministic_algorithms(True, warn_only=True)
+        else:
+            switch(True, warn_only=True)
     torch.utils.deterministic.fill_uninitialized_memory = False  # type: ignore[attr-defined]

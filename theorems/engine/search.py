@@ -142,6 +142,8 @@ def adversarial_search(claim: StatementClaim, family: SubjectFamily, budget: Bud
         return
     import torch
 
+    from numerics.ascent import DecayingAdam
+
     xp = torch_backend()
     for start in range(budget.adversarial_starts):
         rng = np.random.default_rng([seed, start])
@@ -154,9 +156,9 @@ def adversarial_search(claim: StatementClaim, family: SubjectFamily, budget: Bud
             return
         symbols = needed_symbols(parts)
         params = family.params(subject)
-        opt = torch.optim.Adam(params, lr=0.05, fused=True)  # one kernel per step: under half the unfused cost
-        # decay the step to 1% of its start so that the ascent settles on thin maxima
-        schedule = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.01 ** (1 / budget.adversarial_steps))
+        # fused: one kernel per step, under half the unfused cost; the step decays to 1% of its start
+        # so that the ascent settles on thin maxima
+        opt = DecayingAdam([(params, 0.05)], gamma=0.01 ** (1 / budget.adversarial_steps), fused=True)
         best_value, best_params = -math.inf, [t.detach().clone() for t in params]
         for _ in range(budget.adversarial_steps):
             opt.zero_grad()
@@ -171,7 +173,6 @@ def adversarial_search(claim: StatementClaim, family: SubjectFamily, budget: Bud
                 break  # the parts depend on no continuous parameter: nothing to climb
             (-margin).backward()
             opt.step()
-            schedule.step()
         end = family.from_params(subject, best_params)
         if admissible(claim, family, end):
             tracker.record(tracker.probe(family, end, found_by="adversarial"), adversarial=True)

@@ -74,6 +74,8 @@ def hessian_norm_sups(radii: tuple[float, ...], d: int, starts: int, steps: int,
     values pick the best starts of each radius and those are re-evaluated at 60 digits."""
     import torch
 
+    from numerics.ascent import DecayingAdam
+
     xp = torch_backend()
     norm_of = torch.func.vmap(lambda z: tl.spectral_norm(tl.hessian_chain_rule(z, xp), xp))
     rates = [(0.1, 0.03)[(s // 2) % 2] for s in range(starts)]
@@ -81,8 +83,7 @@ def hessian_norm_sups(radii: tuple[float, ...], d: int, starts: int, steps: int,
     weights = {lr: torch.stack([_start(C, d, s, seed) for C, s in idx]).requires_grad_(True)
                for lr, idx in groups.items()}
     radius = {lr: torch.tensor([C for C, _ in idx], dtype=torch.float64)[:, None, None] for lr, idx in groups.items()}
-    opt = torch.optim.Adam([{"params": [w], "lr": lr} for lr, w in weights.items()])
-    sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.01 ** (1 / steps))
+    opt = DecayingAdam([([w], lr) for lr, w in weights.items()], gamma=0.01 ** (1 / steps), fused=None)
 
     def on_ball(lr: float) -> Any:
         w = weights[lr]
@@ -93,7 +94,6 @@ def hessian_norm_sups(radii: tuple[float, ...], d: int, starts: int, steps: int,
         opt.zero_grad()
         (-sum(norm_of(on_ball(lr)).sum() for lr in weights)).backward()
         opt.step()
-        sched.step()
     ends: dict[float, list[tuple[np.ndarray, float]]] = {C: [] for C in radii}
     with torch.no_grad():
         for lr, idx in groups.items():
