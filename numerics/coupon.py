@@ -798,7 +798,8 @@ def _upper_tail_series(n: int, t: int) -> float | None:
     (C(n, j) <= n^j / j! and 1 - j/n <= (1 - 1/n)^j), so P >= x - x^2/2 and the sum of the
     terms' magnitudes is at most 1.3 x: the alternating sum loses less than one bit. By the
     Bonferroni inequalities the partial sums bracket P alternately, so stopping at term J costs at
-    most term J + 1. Each term C(n, j) e^y, y = t log1p(-j/n), is within (2|y| + 4) u of its value;
+    most term J + 1. Each term C(n, j) e^y, y = t log1p(-j/n), is within (4|y| + 8) u of its value
+    (y carries the roundings of j/n, log1p and the product, e^y and C(n, j) e^y two more each);
     the bound on the whole error (terms and truncation, the sum itself correctly rounded by
     math.fsum) is computed here and must be below SERIES_REL_TOL * P, else None. The Chebyshev
     bound's upper threshold t + 1 = ceil(n H_n + beta n) gives x <= e^(1/n - gamma - beta)
@@ -815,7 +816,7 @@ def _upper_tail_series(n: int, t: int) -> float | None:
             err += term  # Bonferroni: the truncation error is at most the first term left out
             break
         terms.append(term if j % 2 else -term)
-        err += term * (2 * abs(y) + 4) * _U
+        err += term * (4 * abs(y) + 8) * _U
     p = math.fsum(terms)
     return p if p > 0 and err <= SERIES_REL_TOL * p else None
 
