@@ -95,7 +95,7 @@ def deterministic_kernels() -> None:
     Deterministic mode also fills every new uninitialized tensor with NaN, a debugging aid against
     kernels that read memory they never wrote. That fill was 13 % of a training step, and a run
     trained with and without it is bit-identical (tested), so it is switched off."""
-    if not (torch.are_deterministic_algorithms_enabled() and torch.is_deterministic_algorithms_warn_only_enabled()):
+    if not torch.are_deterministic_algorithms_enabled():  # a strict mode set by the caller stays
         switch = getattr(torch._C, "_set_deterministic_algorithms", None)
         if switch is None or "torch._inductor.config" in sys.modules:
             torch.use_deterministic_algorithms(True, warn_only=True)
