@@ -21,7 +21,7 @@ import hashlib
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 import numpy as np
 
@@ -269,12 +269,8 @@ def l_un_n_monte_carlo(
     N = check_negatives(N)
     if samples < 1:
         raise AssumptionError(f"samples = {samples}: Monte Carlo needs at least one sample")
-    key = _mixture_key(mix, N, samples, seed, alpha)
-    if key not in _MC_MEMO:
-        while len(_MC_MEMO) >= _MC_MEMO_SIZE:
-            _MC_MEMO.pop(next(iter(_MC_MEMO)))
-        _MC_MEMO[key] = _monte_carlo(mix, N, samples, seed, alpha)
-    return _MC_MEMO[key]
+    key = _array_key((mix.rho, *mix.points, *mix.weights), N, samples, seed, alpha)
+    return _kept(_MC_MEMO, _MC_MEMO_SIZE, key, lambda: _monte_carlo(mix, N, samples, seed, alpha))
 
 
 #: the last Monte Carlo estimates, keyed by the mixture's bytes and the sampling parameters
@@ -282,13 +278,26 @@ _MC_MEMO: dict[str, Enclosure] = {}
 _MC_MEMO_SIZE = 512
 
 
-def _mixture_key(mix: FiniteMixture, *params: Any) -> str:
+def _array_key(arrays: Iterable[Any], *params: Any) -> str:
+    """A memo key: sha256 of ``params`` and of each array's shape and float64 bytes."""
     h = hashlib.sha256(repr(params).encode())
-    for a in (mix.rho, *mix.points, *mix.weights):
+    for a in arrays:
         a = np.ascontiguousarray(a, dtype=np.float64)
         h.update(repr(a.shape).encode())
         h.update(a.tobytes())
     return h.hexdigest()
+
+
+_T = TypeVar("_T")
+
+
+def _kept(memo: dict[str, _T], size: int, key: str, make: Callable[[], _T]) -> _T:
+    """``memo[key]``, made by ``make()`` when missing; the memo keeps its last ``size`` entries."""
+    if key not in memo:
+        while len(memo) >= size:
+            memo.pop(next(iter(memo)))
+        memo[key] = make()
+    return memo[key]
 
 
 #: rows of logits whose spread is below this are summed in exp space (no term underflows)
@@ -327,19 +336,14 @@ def _draws(pair_p: np.ndarray, pi: np.ndarray, samples: int, N: int, seed: int) 
     They depend on the masses and the seed only, not on f: the snapshots of a training run (and
     runs on the same evaluation images) draw the same indices, so the last few are kept
     (:data:`_DRAWS_MEMO`) -- the same arrays, drawn once."""
-    h = hashlib.sha256(repr((samples, N, seed, pair_p.shape, pi.shape)).encode())
-    h.update(np.ascontiguousarray(pair_p).tobytes())
-    h.update(np.ascontiguousarray(pi).tobytes())
-    key = h.hexdigest()
-    if key not in _DRAWS_MEMO:
-        while len(_DRAWS_MEMO) >= _DRAWS_MEMO_SIZE:
-            _DRAWS_MEMO.pop(next(iter(_DRAWS_MEMO)))
+    def draw() -> tuple[np.ndarray, np.ndarray]:
         rng = np.random.default_rng(seed)
         q = _choice(rng, pair_p, samples)
         negs = _choice(rng, pi, (samples, N))
         q.flags.writeable = negs.flags.writeable = False  # shared by every later call
-        _DRAWS_MEMO[key] = (q, negs)
-    return _DRAWS_MEMO[key]
+        return q, negs
+
+    return _kept(_DRAWS_MEMO, _DRAWS_MEMO_SIZE, _array_key((pair_p, pi), samples, N, seed), draw)
 
 
 #: the last draws of :func:`_draws` (a few: (samples, N) indices are 28 MB at 100 000 x 35)
