@@ -174,3 +174,13 @@ def test_an_undecided_claim_passes_the_gate_unless_strict(tmp_path: Path, user_p
     assert "undecided: untested" in skipped.stdout.str()
     failed = pytester.runpytest_inprocess(*args, "--theorems-strict")
     failed.assert_outcomes(failed=1)
+
+
+def test_the_xdist_controller_loads_no_paper(pytester: pytest.Pytester) -> None:
+    """Under ``-n 2`` the controller collects nothing (its workers do), so it imports no paper; a
+    worker, and a run without ``-n``, collect the claims."""
+    from theorems.frontend.pytest_plugin import _collects
+
+    assert not _collects(pytester.parseconfigure("-n", "2", "-p", "no:cacheprovider"))
+    assert _collects(pytester.parseconfigure("-n", "0", "-p", "no:cacheprovider"))
+    assert _collects(pytester.parseconfigure("-p", "no:cacheprovider"))

@@ -94,8 +94,8 @@ def test_unknown_is_not_a_proof(monkeypatch):
         def reason_unknown(self):
             return "timeout"
 
-    monkeypatch.setattr(S.z3, "SolverFor", Stub)
-    monkeypatch.setattr(S.z3, "Solver", Stub)
+    monkeypatch.setattr(z3, "SolverFor", Stub)
+    monkeypatch.setattr(z3, "Solver", Stub)
     x = z3.Real("x")
     cert = S.prove_polynomial([], x * x >= 0, [x], "x^2 >= 0", "R", timeout_ms=100)
     assert not cert.ok and cert.details["result"] == "unknown" and cert.details["reason"] == "timeout"
