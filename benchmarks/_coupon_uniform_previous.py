@@ -14,7 +14,6 @@ from fractions import Fraction
 from typing import Sequence
 
 import numpy as np
-from scipy import signal
 
 
 def _mean_previous(n: int) -> Fraction:
@@ -22,6 +21,8 @@ def _mean_previous(n: int) -> Fraction:
 
 
 def _pmf_sf_previous(n: int, t_max: int) -> tuple[np.ndarray, np.ndarray]:
+    from scipy import signal  # imported on use: ~1 s, paid by every test run that collects test_bench.py
+
     pmf = np.zeros(t_max + 1)
     pmf[0] = 1.0
     sf = np.zeros(t_max + 1)
