@@ -230,7 +230,7 @@ class AugmentedFamily(SubjectFamily):
                           float(rng.choice([0.0, 0.5, 1.0, 2.0])), 0.1, 0.0)
 
     def _make(self, labels: np.ndarray, mass: np.ndarray, inputs: np.ndarray, K: int, d: int,
-              W: np.ndarray, V: np.ndarray, table: np.ndarray, r: float, lam: float, eps: float,
+              W: np.ndarray | None, V: np.ndarray | None, table: np.ndarray | None, r: float, lam: float, eps: float,
               delta: float) -> AugSubject:
         if self.encoder == "collapsed":
             return build(labels, mass, inputs, K, "collapsed", "none", V, None, 1.0, lam, 0.0, 0.0)
@@ -448,16 +448,21 @@ def _subjects(draw: Any, fam: AugmentedFamily) -> AugSubject:
     if fam.encoder == "collapsed":  # class k's inputs: a shared point far from the other classes
         inputs = (np.arange(K)[labels] * 10.0)[:, None, None] + np.abs(noise) * 0.5
         inputs[:, -1, :] = (np.arange(K)[labels] * 10.0)[:, None]
-    W = np.asarray(draw(st.lists(vals if fam.integer else st.floats(-2.0, 2.0), min_size=d * m,
-                                 max_size=d * m))).reshape(d, m)
-    V = np.asarray(draw(st.lists(st.floats(-1.0, 1.0), min_size=K * d, max_size=K * d))).reshape(K, d)
-    table = np.asarray(draw(st.lists(st.integers(-1, 1).map(float) if fam.integer else st.floats(-2.0, 2.0),
-                                     min_size=n * a * d, max_size=n * a * d))).reshape(n, a, d)
-    if fam.encoder == "linear" and fam.norm in ("sphere", "coord"):
-        # the projection needs W x' != 0 (sphere) and every coordinate non-zero somewhere (coord)
-        W = W + np.where(np.abs(W) < 1e-3, 0.5, 0.0)
+    # only the encoder's own parameters are drawn (as in _make): V for "collapsed", the table for "table", W
+    # otherwise -- unused draws would cost time and give the shrinker choices that change nothing
+    W = V = table = None
     if fam.encoder == "collapsed":
+        V = np.asarray(draw(st.lists(st.floats(-1.0, 1.0), min_size=K * d, max_size=K * d))).reshape(K, d)
         V = V + np.where(np.abs(V) < 1e-3, 0.5, 0.0)
+    elif fam.encoder == "table":
+        table = np.asarray(draw(st.lists(st.integers(-1, 1).map(float) if fam.integer else st.floats(-2.0, 2.0),
+                                         min_size=n * a * d, max_size=n * a * d))).reshape(n, a, d)
+    else:
+        W = np.asarray(draw(st.lists(vals if fam.integer else st.floats(-2.0, 2.0), min_size=d * m,
+                                     max_size=d * m))).reshape(d, m)
+        if fam.norm in ("sphere", "coord"):
+            # the projection needs W x' != 0 (sphere) and every coordinate non-zero somewhere (coord)
+            W = W + np.where(np.abs(W) < 1e-3, 0.5, 0.0)
     r = draw(st.sampled_from(RADII))
     lam = draw(st.sampled_from([0.0, 0.005, 0.5, 1.0, 2.0]))
     try:
