@@ -230,8 +230,8 @@ class AugmentedFamily(SubjectFamily):
                           float(rng.choice([0.0, 0.5, 1.0, 2.0])), 0.1, 0.0)
 
     def _make(self, labels: np.ndarray, mass: np.ndarray, inputs: np.ndarray, K: int, d: int,
-              W: np.ndarray | None, V: np.ndarray | None, table: np.ndarray | None, r: float, lam: float, eps: float,
-              delta: float) -> AugSubject:
+              W: np.ndarray | None, V: np.ndarray | None, table: np.ndarray | None, r: float, lam: float,
+              eps: float, delta: float) -> AugSubject:
         if self.encoder == "collapsed":
             return build(labels, mass, inputs, K, "collapsed", "none", V, None, 1.0, lam, 0.0, 0.0)
         if self.encoder == "table":
