@@ -166,11 +166,20 @@ def test_an_internal_error_is_short_and_points_at_debug(monkeypatch: pytest.Monk
 
 # -- isolation per claim, timeouts, interrupts --------------------------------------------------------
 
-def test_a_broken_claim_gets_error_and_the_audit_goes_on(plugin_env: dict[str, str], tmp_path: Path) -> None:
+def audit_in_process(env_plugin, *args: str) -> tuple[int, str]:
+    """``clcheck audit`` in this process, with the faulty plugin named in ``CLCHECK_PLUGINS`` (what it
+    registers is gone after the test); the exit code and the output."""
+    env_plugin("faulty_plugin", PLUGIN)
+    res = runner.invoke(app, ["audit", *args])
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    return res.exit_code, res.output
+
+
+def test_a_broken_claim_gets_error_and_the_audit_goes_on(env_plugin, tmp_path: Path) -> None:
     out = tmp_path / "report"
-    run = clcheck("audit", "--claim", "faulty.broken", "--claim", "faulty.good", "--claim", "merad.lse.nonneg",
-                  "--profile", "quick", "--out", str(out), env=plugin_env)
-    assert run.returncode == 1, run.stdout + run.stderr
+    code, output = audit_in_process(env_plugin, "--claim", "faulty.broken", "--claim", "faulty.good", "--claim",
+                                    "merad.lse.nonneg", "--profile", "quick", "--out", str(out))
+    assert code == 1, output
     claims = {c["id"]: c for c in json.loads((out / "report.json").read_text())["claims"]}
     assert claims["faulty.broken"]["verdict"] == "error"
     assert "RuntimeError: this quantity is broken" in claims["faulty.broken"]["reason"]
@@ -182,13 +191,12 @@ def test_a_broken_claim_gets_error_and_the_audit_goes_on(plugin_env: dict[str, s
     assert (out / "report.md").exists() and not list(out.glob("*.tmp"))
 
 
-def test_a_claim_past_its_time_limit_is_an_error_and_the_rest_goes_on(plugin_env: dict[str, str],
-                                                                       tmp_path: Path) -> None:
+def test_a_claim_past_its_time_limit_is_an_error_and_the_rest_goes_on(env_plugin, tmp_path: Path) -> None:
     out = tmp_path / "report"
-    run = clcheck("audit", "--claim", "faulty.sleepy", "--claim", "faulty.good", "--profile", "quick",
-                  "--claim-timeout", "2", "--out", str(out), env=plugin_env)
+    code, output = audit_in_process(env_plugin, "--claim", "faulty.sleepy", "--claim", "faulty.good", "--profile",
+                                    "quick", "--claim-timeout", "2", "--out", str(out))
     claims = {c["id"]: c for c in json.loads((out / "report.json").read_text())["claims"]}
-    assert run.returncode == 1
+    assert code == 1, output
     assert claims["faulty.sleepy"]["verdict"] == "error" and "timeout" in claims["faulty.sleepy"]["reason"]
     assert claims["faulty.good"]["verdict"] == "consistent"
 
@@ -304,7 +312,10 @@ def test_a_run_killed_while_training_leaves_no_entry_and_is_trained_again(tmp_pa
     done = _trainer(tmp_path, 0, "complete")
     assert done.wait(60) == 0
     killed = _trainer(tmp_path, 30, "interrupted")
-    time.sleep(3)
+    deadline = time.time() + 60
+    while (tmp_path / "log").read_text().count("trained") < 2:  # it holds the lock and is training
+        assert time.time() < deadline and killed.poll() is None
+        time.sleep(0.05)
     killed.kill()
     killed.wait(30)
     monkeypatch.setenv("CLCHECK_CACHE", str(tmp_path / "cache"))
