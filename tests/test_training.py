@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 import torch
 import typer
-from scipy import stats
 from typer.testing import CliRunner
 
 from numerics.errors import AssumptionError
@@ -152,6 +151,8 @@ def test_load_digits_data() -> None:
 
 
 def test_sampler_follows_rho_and_positives_share_the_class() -> None:
+    from scipy import stats  # here: importing scipy.stats takes about a second
+
     X, y = load_digits_data()
     rho = np.arange(1, 11) / 55.0
     sampler = LatentClassSampler(X, y, rho=rho, seed=0)
