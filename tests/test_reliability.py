@@ -283,39 +283,56 @@ def test_a_corrupt_or_truncated_cache_entry_is_detected_and_recomputed(tmp_path:
 
 
 TRAINER = '''
-import sys, time, numpy as np
+import os, sys, time, numpy as np
 from training.cache import cached_run
-def compute():
-    with open(sys.argv[1], "a") as log:
-        log.write("trained\\n")
-    time.sleep(float(sys.argv[2]))
+log, release, run = sys.argv[1:4]
+def compute():  # "trained", then hold the lock until the release file exists ("-": at once)
+    with open(log, "a") as f:
+        f.write("trained\\n")
+    deadline = time.time() + 60
+    while release != "-" and not os.path.exists(release) and time.time() < deadline:
+        time.sleep(0.02)
     return {"x": np.ones(3)}
-cached_run("shared", {"run": sys.argv[3]}, compute)
+with open(log, "a") as f:
+    f.write("asking\\n")
+cached_run("shared", {"run": run}, compute)
 '''
 
 
-def _trainer(tmp_path: Path, seconds: float, run: str) -> subprocess.Popen:
+def _trainer(tmp_path: Path, release: str, run: str) -> subprocess.Popen:
     script = tmp_path / "trainer.py"
     script.write_text(TRAINER)
     env = {**os.environ, "CLCHECK_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, str(script), str(tmp_path / "log"), str(seconds), run], env=env)
+    return subprocess.Popen([sys.executable, str(script), str(tmp_path / "log"), release, run], env=env)
+
+
+def _wait_for_log(tmp_path: Path, word: str, count: int, proc: subprocess.Popen) -> None:
+    """Until the trainers' log holds ``word`` ``count`` times (``proc`` still running)."""
+    log, deadline = tmp_path / "log", time.time() + 60
+    while (log.read_text().count(word) if log.exists() else 0) < count:
+        assert time.time() < deadline and proc.poll() is None
+        time.sleep(0.02)
 
 
 def test_two_processes_sharing_the_cache_train_a_run_once(tmp_path: Path) -> None:
-    first, second = _trainer(tmp_path, 3, "a"), _trainer(tmp_path, 3, "a")
+    """The second process asks for the run while the first holds its lock and trains."""
+    release = tmp_path / "release"
+    first = _trainer(tmp_path, str(release), "a")
+    _wait_for_log(tmp_path, "trained", 1, first)  # the first holds the lock
+    second = _trainer(tmp_path, str(release), "a")
+    _wait_for_log(tmp_path, "asking", 2, second)  # the second is at the lock (microseconds after its line)
+    time.sleep(0.3)
+    release.touch()
     assert first.wait(60) == 0 and second.wait(60) == 0
     assert (tmp_path / "log").read_text().count("trained") == 1
 
 
 def test_a_run_killed_while_training_leaves_no_entry_and_is_trained_again(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    done = _trainer(tmp_path, 0, "complete")
+    done = _trainer(tmp_path, "-", "complete")
     assert done.wait(60) == 0
-    killed = _trainer(tmp_path, 30, "interrupted")
-    deadline = time.time() + 60
-    while (tmp_path / "log").read_text().count("trained") < 2:  # it holds the lock and is training
-        assert time.time() < deadline and killed.poll() is None
-        time.sleep(0.05)
+    killed = _trainer(tmp_path, str(tmp_path / "never"), "interrupted")
+    _wait_for_log(tmp_path, "trained", 2, killed)  # it holds the lock and is training
     killed.kill()
     killed.wait(30)
     monkeypatch.setenv("CLCHECK_CACHE", str(tmp_path / "cache"))
