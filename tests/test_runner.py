@@ -65,8 +65,57 @@ def test_jobs_2_gives_the_report_of_jobs_1(sequential: tuple[dict[str, Any], Pat
 def test_the_ray_executor_gives_the_same_report(sequential: tuple[dict[str, Any], Path], tmp_path: Path) -> None:
     pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'clcheck[ray]'")
     report, out1 = sequential
-    assert report == audit(tmp_path, "--executor", "ray", new_process=True)  # Ray's driver: a process of its own
+    assert report == audit(tmp_path, "--executor", "ray", "--jobs", "2", new_process=True)  # its own driver process
     assert files(out1) == files(tmp_path)
+
+
+class FakeRay:
+    """What run_ray asks of Ray, recorded; tasks run here, in order."""
+
+    def __init__(self) -> None:
+        self.init_kwargs: dict[str, Any] | None = None
+        self.stopped = False
+
+    def is_initialized(self) -> bool:
+        return self.init_kwargs is not None
+
+    def init(self, **kwargs: Any) -> None:
+        self.init_kwargs = kwargs
+
+    def remote(self, fn: Any) -> Any:
+        return type("Remote", (), {"remote": staticmethod(lambda task: fn(task))})
+
+    def wait(self, pending: list[Any], num_returns: int) -> tuple[list[Any], list[Any]]:
+        return pending[:num_returns], pending[num_returns:]
+
+    def get(self, ref: Any) -> Any:
+        return ref
+
+    def shutdown(self) -> None:
+        self.stopped = True
+
+
+@pytest.mark.parametrize("address, cpus", [(None, 3), ("ray://head:10001", None)])
+def test_a_local_ray_instance_gets_jobs_cpus_and_a_cluster_its_own(monkeypatch: pytest.MonkeyPatch,
+                                                                    address: str | None, cpus: int | None) -> None:
+    from theorems.frontend import runner
+
+    fake = FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    monkeypatch.setattr(runner, "run_task", lambda task: (task, task * 2))
+    assert list(runner.run_ray([1, 2], address, 3)) == [(1, 2), (2, 4)]
+    assert fake.init_kwargs is not None and fake.init_kwargs["num_cpus"] == cpus
+    assert fake.init_kwargs["address"] == address and fake.stopped
+
+
+def test_jobs_with_a_cluster_address_is_a_named_error(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from theorems.frontend.cli import app
+
+    res = CliRunner().invoke(app, ["audit", "--claim", "merad.lse.nonneg", "--executor", "ray", "--address",
+                                   "ray://head:10001", "--jobs", "2", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "--jobs with --address" in res.output, res.output
 
 
 # -- the order of a parallel audit (never its results) ------------------------------------------

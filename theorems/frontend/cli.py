@@ -109,7 +109,8 @@ def audit(
     out: Path = typer.Option(Path("audit-report"), "--out", help="directory for report.md / report.json"),
     claim_timeout: Optional[float] = typer.Option(None, "--claim-timeout", min=1,
                                                   help="seconds per claim; past it the claim's verdict is error"),
-    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, help="parallel processes (default: all cores)"),
+    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, help="parallel processes (default: all cores); with "
+                                       "--executor ray, the CPUs of the local Ray instance"),
     executor: str = typer.Option("local", "--executor", help="local (processes on this machine) or ray"),
     address: Optional[str] = typer.Option(None, "--address", help="Ray cluster address (with --executor ray)"),
     strict: bool = typer.Option(False, "--strict", help="exit 1 on undecided verdicts (untested, inconclusive) too"),
@@ -127,6 +128,8 @@ def audit(
 
     if executor not in ("local", "ray"):
         raise ValueError(f"--executor {executor!r}: use local or ray")
+    if address is not None and jobs is not None:
+        raise ValueError("--jobs with --address: the cluster's resources decide how many tasks run at once")
     claims = _select(paper, claim)
     plan = _budget(profile, budget, adversarial_starts, adversarial_steps)
     configure_process()

@@ -122,19 +122,19 @@ def run_local(tasks: list[Task], processes: int) -> Iterator[tuple[Task, Any]]:
         pool.join()
 
 
-def run_ray(tasks: list[Task], address: str | None) -> Iterator[tuple[Task, Any]]:
+def run_ray(tasks: list[Task], address: str | None, processes: int) -> Iterator[tuple[Task, Any]]:
     """Each task with its outcome as they finish, each task a Ray task (on the cluster at
-    ``address``, or a local Ray instance started here when ``address`` is None). Ray starts
-    them in the order given: the prerequisites first."""
+    ``address``, or a local Ray instance of ``processes`` CPUs started here when ``address`` is
+    None). Ray starts them in the order given: the prerequisites first."""
     try:
         import ray
     except ImportError:
         raise ImportError("--executor ray needs Ray: pip install 'clcheck[ray]'") from None
     started = False
     if not ray.is_initialized():
-        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
-                 runtime_env={"env_vars": {k: v for k, v in os.environ.items()
-                                           if k in ("CLCHECK_PLUGINS", "CLCHECK_CACHE")}})
+        forwarded = {k: v for k, v in os.environ.items() if k in ("CLCHECK_PLUGINS", "CLCHECK_CACHE")}
+        ray.init(address=address, num_cpus=None if address else processes, ignore_reinit_error=True,
+                 log_to_driver=False, runtime_env={"env_vars": forwarded})
         started = True
     try:
         remote = ray.remote(run_task)
@@ -162,7 +162,7 @@ def execute(jobs: list[Job], executor: str, processes: int, address: str | None,
     ``prerequisites`` (it may be a lazy iterable) is not even read."""
     parallel = executor == "ray" or processes > 1
     tasks = queue(jobs, unique(prerequisites)) if parallel else list(jobs)
-    outcomes = run_ray(tasks, address) if executor == "ray" else run_local(tasks, processes)
+    outcomes = run_ray(tasks, address, processes) if executor == "ray" else run_local(tasks, processes)
     for task, outcome in outcomes:
         if isinstance(task, Prerequisite):
             if on_prerequisite is not None:
