@@ -128,7 +128,7 @@ def valid_name(name: str) -> bool:
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("CLCHECK_CACHE", ".clcheck-cache")) / "coq"
+    return Path(os.environ.get("CLCHECK_CACHE") or ".clcheck-cache") / "coq"  # empty: the default, not the cwd
 
 
 def _cache_enabled(use_cache: bool) -> bool:

@@ -282,6 +282,14 @@ def test_a_corrupt_or_truncated_cache_entry_is_detected_and_recomputed(tmp_path:
     assert np.array_equal(cache.cached_run("t", spec, compute)["w"], _arrays()["w"]) and len(calls) == 3
 
 
+def test_an_empty_cache_variable_means_the_default_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CLCHECK_CACHE= (set but empty) must not put cache files into the working directory."""
+    from numerics import coq
+
+    monkeypatch.setenv("CLCHECK_CACHE", "")
+    assert cache.cache_dir() == Path(".clcheck-cache") and coq.cache_dir() == Path(".clcheck-cache") / "coq"
+
+
 TRAINER = '''
 import os, sys, time, numpy as np
 from training.cache import cached_run

@@ -34,7 +34,7 @@ Arrays = dict[str, np.ndarray]
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("CLCHECK_CACHE", ".clcheck-cache"))
+    return Path(os.environ.get("CLCHECK_CACHE") or ".clcheck-cache")  # set but empty: the default, not the cwd
 
 
 def run_key(spec: Mapping[str, Any]) -> str:
