@@ -214,7 +214,9 @@ def test_replay_loads_the_plugin_the_witness_names(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "theorems.frontend.cli", "replay", str(witness)], env=env,
                          capture_output=True, text=True)
     assert run.returncode == 0 and "still refutes hyper.uniform_cloning.pdist" in run.stdout
-    env.pop("PYTHONPATH")
-    run = subprocess.run([sys.executable, "-m", "theorems.frontend.cli", "replay", str(witness)], env=env,
+    # a plugin that cannot be imported (a module name nothing provides: the example may be installed) is named
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text(json.dumps({**json.loads(witness.read_text()), "plugin": "no_such_plugin_module"}))
+    run = subprocess.run([sys.executable, "-m", "theorems.frontend.cli", "replay", str(elsewhere)], env=env,
                          capture_output=True, text=True)
-    assert run.returncode == 2 and "hypersphere_claims" in run.stdout and "Traceback" not in run.stdout + run.stderr
+    assert run.returncode == 2 and "no_such_plugin_module" in run.stdout and "Traceback" not in run.stdout + run.stderr
