@@ -50,7 +50,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import sympy as sp
 
 from numerics.certificate import Certificate
-from numerics.files import write_text_atomic
+from numerics.files import cache_root, write_text_atomic
 
 METHOD = "coq"
 NOT_FOUND = "coqc not found: the step stays tested"
@@ -128,7 +128,7 @@ def valid_name(name: str) -> bool:
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("CLCHECK_CACHE") or ".clcheck-cache") / "coq"  # empty: the default, not the cwd
+    return cache_root() / "coq"
 
 
 def _cache_enabled(use_cache: bool) -> bool:

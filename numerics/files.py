@@ -1,5 +1,6 @@
 """Atomic file writes: a temporary file in the target's folder, then a rename. A reader (or a
-crash) never sees a half-written report, witness, cache entry or checkpoint."""
+crash) never sees a half-written report, witness, cache entry or checkpoint. And where the
+cache lives (:func:`cache_root`)."""
 
 from __future__ import annotations
 
@@ -34,3 +35,9 @@ def write_text_atomic(path: str | Path, text: str) -> None:
 def write_bytes_atomic(path: str | Path, data: bytes) -> None:
     with atomic_path(path) as tmp:
         tmp.write_bytes(data)
+
+
+def cache_root() -> Path:
+    """The folder of every cache (trained runs, Coq results, timings): ``$CLCHECK_CACHE``, else
+    ``.clcheck-cache``; set but empty it is the default too, never the working directory."""
+    return Path(os.environ.get("CLCHECK_CACHE") or ".clcheck-cache")

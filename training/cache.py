@@ -17,7 +17,6 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
-import os
 import zipfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,7 +24,7 @@ from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 
-from numerics.files import atomic_path
+from numerics.files import atomic_path, cache_root
 CACHE_VERSION = "4"  # 3: training encodes each distinct image once; 4: in first-occurrence order (distinct_rows)
 _CHECKSUM = "__sha256__"
 _SPEC = "__spec__"
@@ -33,8 +32,7 @@ _SPEC = "__spec__"
 Arrays = dict[str, np.ndarray]
 
 
-def cache_dir() -> Path:
-    return Path(os.environ.get("CLCHECK_CACHE") or ".clcheck-cache")  # set but empty: the default, not the cwd
+cache_dir = cache_root  # $CLCHECK_CACHE (numerics.files): the runs live in cache_dir() / "runs"
 
 
 def run_key(spec: Mapping[str, Any]) -> str:
