@@ -8,6 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
+
+from theorems.frontend.cli import app
 
 # fast claims, one refuted (its witnesses must be written identically) and one with a figure
 CLAIMS = ["merad.lse.nonneg", "merad.coupon.variance", "merad.prop1.rearrangement", "merad.tau_plus"]
@@ -23,10 +26,6 @@ def without_timings(obj: Any) -> Any:
 
 def audit(out: Path, *extra: str) -> dict[str, Any]:
     """The audit of CLAIMS in this process, as ``clcheck audit`` runs it (its report, timings aside)."""
-    from typer.testing import CliRunner
-
-    from theorems.frontend.cli import app
-
     args = ["audit", "--profile", "quick", "--out", str(out), *extra]
     for cid in CLAIMS:
         args += ["--claim", cid]
@@ -102,10 +101,6 @@ def test_a_local_ray_instance_gets_jobs_cpus_and_a_cluster_its_own(monkeypatch: 
 
 
 def test_jobs_with_a_cluster_address_is_a_named_error(tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
-    from theorems.frontend.cli import app
-
     res = CliRunner().invoke(app, ["audit", "--claim", "merad.lse.nonneg", "--executor", "ray", "--address",
                                    "ray://head:10001", "--jobs", "2", "--out", str(tmp_path)])
     assert res.exit_code == 2 and "--jobs with --address" in res.output, res.output
