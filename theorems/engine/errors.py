@@ -5,6 +5,8 @@
 * :class:`PluginError` -- a plugin module named by an entry point or ``CLCHECK_PLUGINS``
   could not be imported (the message names the module and its import error);
 * :class:`WitnessError` -- a witness file does not match its claim or family (replay refuses it);
+* :class:`UndefinedValue` -- a quantity or a side is NaN or complex on a subject (the check of
+  that claim is an ``error``, not a user mistake);
 * :class:`~numerics.errors.AssumptionError` -- a subject violates an assumption of the paper
   or of the numerics (re-exported here).
 """
@@ -26,4 +28,14 @@ class WitnessError(ValueError):
     """A witness does not match its claim or its subject family."""
 
 
-__all__ = ["AssumptionError", "ClaimError", "PluginError", "WitnessError"]
+class ExecutorUnavailable(ValueError):
+    """The executor asked for cannot run here (Ray not installed); the message says what to install."""
+
+
+class UndefinedValue(ArithmeticError):
+    """A side of a statement has no real value on a subject (NaN, complex) in the backend that
+    decides: the claim's check is an error, never evidence either way (the message names the
+    part, the quantities, the subject and the backend)."""
+
+
+__all__ = ["AssumptionError", "ClaimError", "ExecutorUnavailable", "PluginError", "UndefinedValue", "WitnessError"]

@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import mpmath
+import numpy as np
 import sympy
 
 from numerics.backend import Backend
@@ -114,6 +116,47 @@ def _margin(part: Part, lhs: Any, rhs: Any, abs_: Callable[[Any], Any]) -> Any:
     return lhs - rhs if small_is_left else rhs - lhs
 
 
+def value_kind(value: Any) -> str | None:
+    """None for a finite real number; ``"+inf"``, ``"-inf"``, ``"NaN"`` or ``"complex"`` otherwise.
+
+    Decided in the value's own type: a finite mpf beyond float64's range (1e400) is finite, and a
+    one-element array or tensor is its element."""
+    if hasattr(value, "detach"):  # a torch tensor
+        value = value.detach().cpu().numpy()
+    if isinstance(value, np.ndarray):
+        if value.size != 1:
+            return None  # not a scalar side: the formulas' own business
+        value = value.reshape(-1)[0]
+    if isinstance(value, (complex, np.complexfloating, mpmath.mpc)):
+        return "complex"
+    if isinstance(value, mpmath.mpf):
+        if mpmath.isnan(value):
+            return "NaN"
+        return None if not mpmath.isinf(value) else ("+inf" if value > 0 else "-inf")
+    f = float(value)
+    if math.isnan(f):
+        return "NaN"
+    return None if math.isfinite(f) else ("+inf" if f > 0 else "-inf")
+
+
+_EXTENDED = {None: 0.0, "+inf": math.inf, "-inf": -math.inf}
+
+
+def extended_margin(part: Part, lhs_kind: str | None, rhs_kind: str | None) -> float:
+    """The margin of a part with an infinite side, decided exactly in the extended reals: +inf when
+    the relation is violated, -inf when it holds (a finite side sits between -inf and +inf)."""
+    lhs, rhs = _EXTENDED[lhs_kind], _EXTENDED[rhs_kind]
+    if part.is_identity:
+        holds = lhs == rhs and lhs_kind is not None  # inf = inf; a finite side never equals inf
+    else:
+        small, large = (lhs, rhs) if part.canonical is part.relation else (rhs, lhs)
+        holds = small < large if part.is_strict else small <= large
+    return -math.inf if holds else math.inf
+
+
+SCORE_CAP = 10.0  # |normalized margin| of a finite violation is below 2: an infinite one scores above it
+
+
 @dataclass
 class PartValue:
     """One part on one subject: both printed sides, the margin (see tolerance.py) and the tolerance."""
@@ -125,6 +168,7 @@ class PartValue:
     tol: float
     certain_margin: float | None = None  # smallest margin over enclosure corners (= margin if exact)
     bracketed: bool = False
+    undefined: str | None = None  # why a side has no real value (NaN, complex), naming the quantities
 
     def __post_init__(self) -> None:
         if self.certain_margin is None:
@@ -151,8 +195,12 @@ class PartValue:
 
     @property
     def normalized_margin(self) -> float:
-        lhs, rhs = float(self.lhs), float(self.rhs)
-        return self.margin / (1.0 + max(abs(lhs), abs(rhs)))
+        """The margin over the sides' scale: a finite score for a search to climb (a side decided
+        exactly at +-inf scores +-SCORE_CAP)."""
+        if not math.isfinite(self.margin):
+            return -SCORE_CAP if math.isnan(self.margin) else math.copysign(SCORE_CAP, self.margin)
+        scale = max((abs(float(v)) for v in (self.lhs, self.rhs) if math.isfinite(float(v))), default=0.0)
+        return max(-SCORE_CAP, min(SCORE_CAP, self.margin / (1.0 + scale)))
 
 
 def applicable_parts(claim: Any, subject: Any) -> list[Part]:
@@ -174,26 +222,59 @@ def needed_symbols(parts: list[Part]) -> tuple[sympy.Symbol, ...]:
 
 
 def evaluate_parts(parts: list[Part], values: dict[sympy.Symbol, Any], xp: Backend) -> list[PartValue]:
-    """Both sides and the margin of each part, from quantity values in backend ``xp``."""
+    """Both sides and the margin of each part, from quantity values in backend ``xp``.
+
+    A side at +-inf is decided exactly (:func:`extended_margin`); a side that is NaN or complex
+    gets a NaN margin and says why in ``undefined`` (the probe turns it into an error)."""
     out = []
     for part in parts:
         syms, f_lhs, f_rhs = side_functions(part, xp)
         corners = []
+        undefined = None
         for args in _corners([values[s] for s in syms], xp):
             lhs, rhs = f_lhs(*args), f_rhs(*args)
-            corners.append((xp.to_float(_margin(part, lhs, rhs, abs)), lhs, rhs))
+            kinds = value_kind(lhs), value_kind(rhs)
+            if kinds == (None, None):
+                margin = xp.to_float(_margin(part, lhs, rhs, abs))
+            elif {"NaN", "complex"} & set(kinds):
+                margin = math.nan
+                undefined = undefined or _undefined(part, kinds, syms, args)
+            else:
+                margin = extended_margin(part, *kinds)
+            corners.append((margin, lhs, rhs))
         # an Enclosure-valued quantity (a Monte Carlo estimate with its confidence radius) gives
         # several corners: report the worst one, and call a violation certain only if every
         # corner violates (the statements are monotone in each enclosed quantity)
-        margin_f, lhs, rhs = max(corners, key=lambda c: c[0])
-        lhs_f, rhs_f = xp.to_float(lhs), xp.to_float(rhs)
-        tol = tolerance(lhs_f, rhs_f) if math.isfinite(lhs_f) and math.isfinite(rhs_f) else 0.0
+        margin_f, lhs, rhs = max(corners, key=lambda c: -math.inf if math.isnan(c[0]) else c[0])
+        if undefined is not None:
+            margin_f = math.nan
+        tol = tolerance(_real(lhs, xp), _real(rhs, xp))
         if part.is_strict:  # "a < b" must hold by more than the tolerance: shift the margin by 2 tol
             corners = [(c[0] + 2 * tol, c[1], c[2]) for c in corners]
             margin_f += 2 * tol
-        out.append(PartValue(part, lhs, rhs, margin_f, tol, certain_margin=min(c[0] for c in corners),
-                             bracketed=len(corners) > 1))
+        certain = math.nan if undefined is not None else min(c[0] for c in corners)
+        out.append(PartValue(part, lhs, rhs, margin_f, tol, certain_margin=certain,
+                             bracketed=len(corners) > 1, undefined=undefined))
     return out
+
+
+def _real(value: Any, xp: Backend) -> float:
+    """A side as a float for the tolerance (NaN for a side without a real value)."""
+    return math.nan if value_kind(value) in ("NaN", "complex") else xp.to_float(value)
+
+
+def _undefined(part: Part, kinds: tuple[str | None, str | None], syms: tuple[sympy.Symbol, ...],
+               args: list[Any]) -> str:
+    """Which side of ``part`` has no real value, and which of its quantities are NaN or complex."""
+    sides = [f"its {name} side {side} is {kind}" for name, side, kind
+             in (("left", part.relation.lhs, kinds[0]), ("right", part.relation.rhs, kinds[1]))
+             if kind in ("NaN", "complex")]
+    bad = [f"{s} = {value_kind(a)}" for s, a in zip(syms, args) if value_kind(a) in ("NaN", "complex")]
+    infinite = [f"{s} = {value_kind(a)}" for s, a in zip(syms, args) if value_kind(a) in ("+inf", "-inf")]
+    cause = (f"quantity {', '.join(bad)}" if bad else
+             f"no quantity is NaN: the formula combines {', '.join(infinite)}" if infinite else
+             "no quantity is NaN or infinite: the formula itself has no real value here")
+    return f"part `{part}`: {' and '.join(sides)} ({cause})"
 
 
 def _corners(args: list[Any], xp: Backend) -> list[list[Any]]:

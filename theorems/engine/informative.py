@@ -40,6 +40,8 @@ def trivial_reason(part: Part, value: PartValue, family: Any, subject: Any) -> s
     informative = part.informative
     if informative is not None and not informative.holds(subject):
         return f"not {informative.when} (both sides equal by construction)"
+    if not math.isfinite(value.margin):
+        return "a side is infinite (decided exactly in the extended reals)"
     if part.is_identity:
         return None
     canonical = part.canonical

@@ -14,7 +14,8 @@ from numerics.errors import PrecisionUnavailable
 from theorems.engine.claim import Part, StatementClaim
 from theorems.engine.evaluate import PartValue, applicable_parts, evaluate_parts, needed_symbols
 from theorems.engine.informative import bound_value, trivial_reason
-from theorems.engine.tolerance import CONFIRM_DPS, is_candidate, is_violation
+from theorems.engine.errors import UndefinedValue
+from theorems.engine.tolerance import CONFIRM_DPS, is_candidate, is_violation, same_margin
 from theorems.engine.verdict import PartStats
 from theorems.engine.family import SubjectFamily
 
@@ -69,7 +70,11 @@ def evaluate(claim: StatementClaim, family: SubjectFamily, subject: Any, dps: in
 def probe(claim: StatementClaim, family: SubjectFamily, subject: Any, found_by: str = "random",
           force_confirm: bool = False, confirm: bool = True) -> Probe:
     """Evaluate in float64; confirm in high precision the parts whose float margin asks for it
-    (every part when ``force_confirm``)."""
+    (every part when ``force_confirm``).
+
+    A side without a real value (NaN, complex) in high precision -- or in float64 where there is
+    no high-precision twin -- raises :class:`UndefinedValue` naming the part, the quantities, the
+    subject and the backend: no verdict may rest on it."""
     with np.errstate(all="ignore"):
         result = Probe(family, subject, evaluate(claim, family, subject), found_by=found_by)
     suspects = [v.part for v in result.values
@@ -78,11 +83,20 @@ def probe(claim: StatementClaim, family: SubjectFamily, subject: Any, found_by: 
         try:
             result.confirmed = evaluate(claim, family, subject, dps=CONFIRM_DPS, parts=suspects)
         except PrecisionUnavailable:
+            _refuse_undefined(result.values, family, subject, "float64 (no high-precision evaluation exists)")
             return result  # no high-precision twin here: the candidate stays unconfirmed (counted)
         result.dps = CONFIRM_DPS
+        _refuse_undefined(result.confirmed, family, subject, f"mpmath at {CONFIRM_DPS} digits")
         if result.violated:
             stabilize(claim, result)
     return result
+
+
+def _refuse_undefined(values: list[PartValue], family: SubjectFamily, subject: Any, backend: str) -> None:
+    for v in values:
+        if v.undefined is not None:
+            raise UndefinedValue(f"{v.undefined}, on the subject {family.describe(subject)} of family "
+                                 f"{family.name!r}, in {backend}")
 
 
 def stabilize(claim: StatementClaim, result: Probe) -> None:
@@ -91,21 +105,25 @@ def stabilize(claim: StatementClaim, result: Probe) -> None:
     60 digits are not always enough: for u = 660, v_2 = sigma(u) = 1 - e^-660 rounds to 1
     and -log(1 - v_2) becomes inf. The margins of the violated parts at dps and 2 dps must
     agree (to 1e-6 relative, or within the tolerance); otherwise the precision is doubled,
-    up to MAX_DPS. A violation that never stabilizes is not a counterexample.
+    up to MAX_DPS. An infinite margin (a side decided at +-inf) proves nothing by agreeing once --
+    a rounding that made it infinite at 60 digits makes it infinite at 120 -- so it must stay the
+    same infinity at every precision up to MAX_DPS. A violation that never stabilizes is not a
+    counterexample.
     """
     dps = result.dps
     parts = [v.part for v in result.confirmed]
+    stable = infinite = False
     while dps * 2 <= MAX_DPS:
         finer = evaluate(claim, result.family, result.subject, dps=dps * 2, parts=parts)
-        stable = all(
-            abs(float(a.margin) - float(b.margin)) <= 1e-6 * max(abs(float(a.margin)), abs(float(b.margin))) + a.tol
-            for a, b in zip(result.confirmed, finer) if is_violation(a.certain_margin, a.tol)
-        )
+        _refuse_undefined(finer, result.family, result.subject, f"mpmath at {dps * 2} digits")
+        stable = all(same_margin(a.margin, b.margin, a.tol)
+                     for a, b in zip(result.confirmed, finer) if is_violation(a.certain_margin, a.tol))
+        infinite = any(math.isinf(b.margin) for b in finer if is_violation(b.certain_margin, b.tol))
         result.confirmed, result.dps = finer, dps * 2
-        if stable or not result.violated:
+        if not result.violated or (stable and not infinite):
             return
         dps *= 2
-    result.unstable = True
+    result.unstable = not (stable and infinite)  # an infinity that held at every precision is confirmed
 
 
 @dataclass
@@ -146,8 +164,9 @@ class Tracker:
             # the claim is already refuted several times over: a large subject's float
             # candidate is recorded as unconfirmed instead of paying for mpmath again
             p = probe(self.claim, family, subject, found_by, confirm=False)
-            self.unconfirmed += int(p.candidate)
-            return p
+            if not any(math.isnan(v.margin) for v in p.values):  # a NaN is always looked at closer
+                self.unconfirmed += int(p.candidate)
+                return p
         p = probe(self.claim, family, subject, found_by, force_confirm=force)
         if p.candidate and p.confirmed is None:
             self.unconfirmed += 1
@@ -156,7 +175,7 @@ class Tracker:
             floats = {id(v.part): v for v in p.values}
             for h in p.confirmed:
                 f = floats[id(h.part)]
-                err = abs(f.margin - float(h.margin)) / max(h.tol, 1e-300)
+                err = 0.0 if same_margin(f.margin, h.margin, 0.0) else abs(f.margin - float(h.margin)) / max(h.tol, 1e-300)
                 if not math.isnan(err):
                     self.screen_max_error = max(self.screen_max_error, err)
                 if err > 0.5 or math.isnan(err):

@@ -66,7 +66,7 @@ def random_search(claim: StatementClaim, family: SubjectFamily, examples: int, s
     """``examples`` seeded hypothesis draws; the first confirmed violation is shrunk by hypothesis."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings, target
     from hypothesis import seed as hypothesis_seed
-    from hypothesis.errors import HypothesisException
+    from hypothesis.errors import Flaky, Unsatisfiable
 
     state = {"shrinking": False}
 
@@ -95,8 +95,9 @@ def random_search(claim: StatementClaim, family: SubjectFamily, examples: int, s
             search()
     except _Violation:
         pass
-    except HypothesisException as exc:  # e.g. Unsatisfiable: every draw was rejected
+    except (Unsatisfiable, Flaky) as exc:  # every draw was rejected, or a replay differed: the search ended
         tracker.search_notes.append(f"hypothesis ({family.name}): {type(exc).__name__}")
+    # any other Hypothesis error (InvalidArgument, ...) is a fault of the check: it propagates
     except BaseExceptionGroup as group:  # several distinct failures were shrunk: all must be _Violation
         rest = group.subgroup(lambda e: not isinstance(e, _Violation))
         if rest is not None:
@@ -149,7 +150,10 @@ def adversarial_search(claim: StatementClaim, family: SubjectFamily, budget: Bud
         rng = np.random.default_rng([seed, start])
         torch.manual_seed(seed * 1_000 + start)
         subject = family.random_start(rng)
-        if subject is None or not admissible(claim, family, subject):
+        if subject is None:
+            continue
+        if not admissible(claim, family, subject):
+            tracker.rejected += 1
             continue
         parts = [p for p in applicable_parts(claim, subject) if p.free_symbols <= family.differentiable]
         if not parts:
