@@ -15,3 +15,8 @@ class PrecisionUnavailable(Exception):
     The engine then leaves a float candidate unconfirmed and reports it as such: without a
     high-precision value nothing is refuted, and nothing is hidden either (the count is shown).
     """
+
+
+class InputFileError(ValueError):
+    """A file handed to the tool cannot be used: missing, not a regular file, too large, not the
+    expected format. The message names the file."""

@@ -11,15 +11,34 @@ paper), ``theorems.subjects`` (shared subject families and the generic parts), `
 reports, proof pages).
 """
 
-from numerics.errors import AssumptionError
+import os as _os
+import sys as _sys
+
+
+def _drop_working_directory() -> None:
+    """``python -m theorems.frontend.cli`` puts the working directory first on ``sys.path``, so a module
+    file there -- one placed beside a witness -- would shadow any later import. While ``-m`` locates the
+    command (``sys.argv == ["-m"]``) that entry is removed, unless it is where this package itself lives
+    (a source checkout run from its root). The console script never has it."""
+    if _sys.argv[:1] != ["-m"] or not _sys.path:
+        return
+    first = _os.path.abspath(_sys.path[0] or _os.curdir)
+    here = _os.path.dirname(_os.path.dirname(_os.path.abspath(__file__)))
+    if first == _os.path.abspath(_os.curdir) and first != here:
+        del _sys.path[0]
+
+
+_drop_working_directory()
+
+from numerics.errors import AssumptionError  # noqa: E402
 from theorems.engine.claim import (Assumption, Claim, Eq, ExperimentClaim, Ge, Gt, Kind, Le, Lt, Part,
                                    RunContext, Source, StatementClaim, UnencodableClaim, parts)
-from theorems.engine.errors import ClaimError, PluginError, WitnessError
-from theorems.engine.experiment import ExperimentOutcome, RegimeCheck
-from theorems.engine.informative import Informative
-from theorems.engine.quantity import quantity
-from theorems.engine.registry import Paper, add_structure, all_claims, get, register, register_paper
-from theorems.engine.verdict import ClaimResult, PartStatus, Verdict
+from theorems.engine.errors import ClaimError, PluginError, WitnessError  # noqa: E402
+from theorems.engine.experiment import ExperimentOutcome, RegimeCheck  # noqa: E402
+from theorems.engine.informative import Informative  # noqa: E402
+from theorems.engine.quantity import quantity  # noqa: E402
+from theorems.engine.registry import Paper, add_structure, all_claims, get, register, register_paper  # noqa: E402
+from theorems.engine.verdict import ClaimResult, PartStatus, Verdict  # noqa: E402
 
 __all__ = [
     "Assumption", "AssumptionError", "Claim", "ClaimError", "ClaimResult", "Eq", "ExperimentClaim",

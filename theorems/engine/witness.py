@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from pathlib import Path
 from typing import Any
 
 import mpmath
 
-from numerics.errors import AssumptionError
+from numerics.bounded_read import read_json_file
+from numerics.errors import AssumptionError, InputFileError
 from numerics.files import write_text_atomic
 from theorems.engine.claim import StatementClaim
 from theorems.engine.errors import WitnessError
@@ -26,6 +28,8 @@ from theorems.engine.tolerance import is_violation
 from theorems.engine.family import SubjectFamily
 
 WITNESS_VERSION = 2
+MAX_WITNESS_BYTES = 32 * 2**20  # a learned encoder's subject (1 797 digits x d = 64) is under 4 MB
+REQUIRED_FIELDS = ("claim", "family", "subject", "subject_sha256")
 
 
 def subject_checksum(subject_json: Any) -> str:
@@ -41,7 +45,7 @@ def witness_json(claim: StatementClaim, p: Probe, seed: int, role: str) -> dict[
         parts.append({
             "part": str(v.part), "relation": str(v.part.relation),
             "lhs": mpmath.nstr(v.lhs, 30), "rhs": mpmath.nstr(v.rhs, 30),
-            "margin": mpmath.nstr(v.margin, 20), "certain_margin": float(v.certain_margin),
+            "margin": mpmath.nstr(v.margin, 20), "certain_margin": _number(v.certain_margin),
             "bracketed": v.bracketed, "tol": v.tol, "violated": is_violation(v.certain_margin, v.tol),
         })
     subject = p.family.to_json(p.subject)
@@ -54,27 +58,34 @@ def witness_json(claim: StatementClaim, p: Probe, seed: int, role: str) -> dict[
     }
 
 
+def _number(x: Any) -> float | str:
+    """A float, or its name when it is not finite (JSON has no inf: "inf", "-inf")."""
+    value = float(x)
+    return value if math.isfinite(value) else str(value)
+
+
 def write_witness(data: dict[str, Any], path: Path) -> None:
     """Write a witness atomically (a temporary file, then a rename): never half-written."""
     write_text_atomic(path, json.dumps(data, indent=2))
 
 
 def read_witness(path: Path) -> dict[str, Any]:
-    """Load a witness file; a missing, unreadable or malformed file is a WitnessError naming it."""
+    """Load a witness file; a missing, unreadable, oversized, non-regular or malformed file is a
+    WitnessError naming it (see :mod:`numerics.bounded_read`)."""
     try:
-        data = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise WitnessError(f"witness file {str(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise WitnessError(f"witness file {str(path)!r} cannot be read: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise WitnessError(f"witness file {str(path)!r} is not JSON ({exc.msg} at line {exc.lineno})") from None
+        data = read_json_file(path, MAX_WITNESS_BYTES, "witness file")
+    except InputFileError as exc:
+        raise WitnessError(str(exc)) from None
     if not isinstance(data, dict):
         raise WitnessError(f"witness file {str(path)!r} holds a JSON {type(data).__name__}, not an object")
-    missing = [k for k in ("claim", "family", "subject") if k not in data]
+    missing = [k for k in REQUIRED_FIELDS if k not in data]
     if missing:
         raise WitnessError(f"witness file {str(path)!r} lacks the field(s) {', '.join(missing)}: "
                            "it was not written by clcheck audit")
+    wrong = [k for k in ("claim", "family", "subject_sha256") if not isinstance(data[k], str)]
+    wrong += [k for k in ("plugin",) if k in data and not isinstance(data[k], (str, type(None)))]
+    if wrong:
+        raise WitnessError(f"witness file {str(path)!r}: the field(s) {', '.join(wrong)} must be strings")
     return data
 
 
@@ -90,7 +101,10 @@ def witness_subject(data: dict[str, Any], claim: StatementClaim) -> tuple[Subjec
     """The family and the subject of a witness, after checking it is the recorded, valid subject."""
     family = family_by_name(claim, str(data["family"]))
     recorded = data.get("subject_sha256")
-    if recorded is not None and recorded != subject_checksum(data["subject"]):
+    if recorded is None:
+        raise WitnessError(f"this witness of {claim.id} has no subject_sha256: its subject cannot be checked "
+                           "against the one recorded when the violation was confirmed")
+    if recorded != subject_checksum(data["subject"]):
         raise WitnessError(f"the subject of this witness of {claim.id} was edited: its checksum no longer "
                            "matches the one recorded when the violation was confirmed")
     try:
