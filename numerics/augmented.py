@@ -23,6 +23,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from numerics import json_fields as jf
 from numerics.backend import Backend
 from numerics.errors import AssumptionError
 
@@ -106,8 +107,21 @@ class AugmentedSetting:
                 "feats": self.feats.tolist(), "n_classes": self.n_classes}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "AugmentedSetting":
-        return cls.create(data["labels"], data["mass"], data["inputs"], data["feats"], data["n_classes"])
+    def from_json(cls, data: Any, where: str = "augmented setting", name: str = "setting",
+                  classes: jf.Axis = (1, None), samples: jf.Axis = (1, None), augmentations: jf.Axis = (1, None),
+                  input_dims: jf.Axis = (1, None), dims: jf.Axis = (1, None)) -> "AugmentedSetting":
+        """Read a setting written by :meth:`to_json`: exact JSON types, K, n, |A|, m and d within the
+        given bounds, every list's length checked before any array is built."""
+        jf.fields(data, ("labels", "mass", "inputs", "feats", "n_classes"), (), where, name)
+        K = jf.as_integer(data["n_classes"], f"{name}.n_classes", *jf.bounds(classes), where)
+        labels = jf.integer_array(data["labels"], f"{name}.labels", (samples,), where, ("n (samples)",), 0, K - 1)
+        n = labels.size
+        mass = jf.real_array(data["mass"], f"{name}.mass", (n,), where, ("n (one mass per sample)",))
+        feats = jf.real_array(data["feats"], f"{name}.feats", (n, augmentations, dims), where,
+                              ("n (samples)", "|A(x)| (augmentations)", "d"))
+        inputs = jf.real_array(data["inputs"], f"{name}.inputs", (n, feats.shape[1], input_dims), where,
+                               ("n (samples)", "|A(x)| (as in feats)", "m (input dimension)"))
+        return cls.create(labels, mass, inputs, feats, K)
 
     def describe(self) -> str:
         return (f"n={self.n}, K={self.n_classes}, |A|={self.a}, m={self.inputs.shape[2]}, d={self.d}, "

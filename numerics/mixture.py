@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from numerics import json_fields as jf
 from numerics.errors import AssumptionError
 
 #: |sum(rho) - 1| allowed for a distribution given in float64
@@ -144,8 +145,23 @@ class FiniteMixture:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "FiniteMixture":
-        return cls.create(data["rho"], data["points"], data["weights"])
+    def from_json(cls, data: Any, where: str = "finite mixture", name: str = "mixture",
+                  classes: jf.Axis = (1, None), support: jf.Axis = (1, None), dims: jf.Axis = (1, None)
+                  ) -> "FiniteMixture":
+        """Read a setting written by :meth:`to_json`: exact JSON types, the number of classes, the
+        support sizes and the dimension within the given bounds, every list's length checked before
+        any array is built (``where``: who reads it, for the messages)."""
+        jf.fields(data, ("rho", "points", "weights"), (), where, name)
+        rho = jf.real_array(data["rho"], f"{name}.rho", (classes,), where, ("N_C (classes)",))
+        n = rho.size
+        pts, wts = data["points"], data["weights"]
+        jf.check_shape(pts, f"{name}.points", (n,), where, ("one support per class of rho",))
+        jf.check_shape(wts, f"{name}.weights", (n,), where, ("one weight vector per class of rho",))
+        points = [jf.real_array(p, f"{name}.points[{c}]", (support, dims), where, ("n_c (points)", "d"))
+                  for c, p in enumerate(pts)]
+        weights = [jf.real_array(w, f"{name}.weights[{c}]", (points[c].shape[0],), where, ("n_c (masses)",))
+                   for c, w in enumerate(wts)]
+        return cls.create(rho, points, weights)
 
     def describe(self) -> str:
         return (

@@ -22,6 +22,7 @@ import numpy as np
 import sympy
 from hypothesis import strategies as st
 
+from numerics import json_fields
 from numerics.backend import Backend
 from numerics.errors import AssumptionError
 from theorems.engine.quantity import trivial_range
@@ -32,15 +33,9 @@ if TYPE_CHECKING:
 
 def check_fields(data: Any, required: Sequence[str], optional: Sequence[str] = (), family: str = "") -> None:
     """A witness subject has exactly the family's fields: a missing one or an unknown one (a field
-    the family would silently ignore) raises AssumptionError naming it."""
-    if not isinstance(data, dict):
-        raise AssumptionError(f"a subject of family {family!r} is a JSON object, got {type(data).__name__}")
-    missing = [k for k in required if k not in data]
-    unknown = sorted(set(data) - set(required) - set(optional))
-    if missing:
-        raise AssumptionError(f"the subject lacks the field(s) {', '.join(missing)} of family {family!r}")
-    if unknown:
-        raise AssumptionError(f"the subject has unknown field(s) {', '.join(unknown)} for family {family!r}")
+    the family would silently ignore) raises AssumptionError naming it. The typed readers of the
+    fields themselves are :mod:`numerics.json_fields` (re-exported here as ``json_fields``)."""
+    json_fields.fields(data, required, optional, where=family)
 
 
 class SubjectFamily:

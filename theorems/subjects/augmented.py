@@ -27,6 +27,7 @@ import sympy
 from hypothesis import strategies as st
 
 from numerics import augmented as ag
+from numerics import json_fields as jf
 from numerics.augmented import AugArrays, AugmentedSetting
 from numerics.backend import FLOAT, Backend
 from numerics.errors import AssumptionError
@@ -140,6 +141,13 @@ def build(labels: np.ndarray, mass: np.ndarray, inputs: np.ndarray, n_classes: i
 
 RADII = (1.0, 0.5, 2.0)  # the radii r of the sphere encoders with ``radius=True``
 
+#: the sizes every random mode draws (see the strategies below): n <= 8 samples, |A(x)| <= 3, m <= 3, d <= 4
+RANDOM_SIZES = {"samples": (1, 8), "augmentations": (1, 3), "input_dims": (1, 3), "dims": (1, 4)}
+#: the sizes of subjects built from encoders trained on digits (theorems.papers.huang.experiments: 5 images
+#: per digit, the image and 2 augmented views, 8 x 8 = 64 inputs, 16 outputs), with room for larger runs
+#: (20 images per digit, 4 views, 64 outputs); a learned family may pass its own ``sizes``
+LEARNED_SIZES = {"samples": (1, 200), "augmentations": (1, 5), "input_dims": (1, 64), "dims": (1, 64)}
+
 
 # -- quantities -------------------------------------------------------------------------------------
 def _pair(dots: np.ndarray, pp: np.ndarray, score: Any) -> tuple[int, int]:
@@ -165,9 +173,13 @@ class AugmentedFamily(SubjectFamily):
 
     def __init__(self, encoder: str = "linear", norm: str = "none", inputs: str = "random",
                  classes: tuple[int, int] = (1, 4), integer: bool = False, radius: bool = False,
-                 name: str = "", adversary: bool = True) -> None:
+                 name: str = "", adversary: bool = True, sizes: dict[str, tuple[int, int]] | None = None) -> None:
         self.encoder, self.norm, self.input_mode = encoder, norm, inputs
         self.classes, self.integer, self.radius = classes, integer, radius
+        # the bounds of n ("samples"), |A(x)| ("augmentations"), m ("input_dims") and d ("dims") that
+        # validate() and from_json() enforce: as drawn, or the trained encoders' for a learned family
+        default = LEARNED_SIZES if getattr(self, "origin", "random") == "learned" else RANDOM_SIZES
+        self.sizes = {**default, **(sizes or {})}
         # adversary=False: random draws only (for a second family with the same parametrization as one that
         # already has the gradient search, where the search would climb the same W again)
         self.adversary = adversary
@@ -185,14 +197,53 @@ class AugmentedFamily(SubjectFamily):
         # the classifier's error and the (sigma, delta) cliques are discrete: no gradient
         return self.symbols - {nn_mismatch, nn_gap, err_G, err_main, sigma, R_eps, main_spread, lip_L, delta_s}
 
+    def r_bounds(self) -> tuple[float, float]:
+        """r as drawn: from RADII with ``radius``, else 1."""
+        return (min(RADII), max(RADII)) if self.radius else (1.0, 1.0)
+
+    def parameter_shapes(self, K: int, n: int, a: int, m: int, d: int) -> dict[str, tuple[int, ...] | None]:
+        """The shapes of the encoder's parameters (None: absent): W (d, m) for linear, the class vectors
+        (K, d) for collapsed, the table (n, a, d) for table."""
+        if self.encoder == "table":
+            return {"W": None, "raw": (n, a, d)}
+        return {"W": (K, d) if self.encoder == "collapsed" else (d, m), "raw": None}
+
     def validate(self, subject: AugSubject) -> None:
+        """The encoder and normalization of the family, K, n, |A(x)|, m and d within its bounds, the
+        encoder's parameters of the right shapes, r, lambda, eps and delta as drawn, and the encoder values
+        in the setting equal to the encoder's (the quantities read both)."""
         setting = subject.setting
         if (subject.encoder, subject.norm) != (self.encoder, self.norm):
             raise AssumptionError(f"{self.name}: a {subject.encoder}/{subject.norm} encoder is not of this family")
         if not self.classes[0] <= setting.n_classes <= self.classes[1]:
             raise AssumptionError(f"{self.name}: K = {setting.n_classes} is outside {list(self.classes)}")
+        sizes = {"samples": setting.n, "augmentations": setting.a, "input_dims": int(setting.inputs.shape[2]),
+                 "dims": setting.d}
+        for key, value in sizes.items():
+            lo, hi = self.sizes[key]
+            if not lo <= value <= hi:
+                raise AssumptionError(f"{self.name}: {key} = {value} is outside [{lo}, {hi}]")
         if not np.all(np.isfinite(setting.feats)):
             raise AssumptionError(f"{self.name}: the encoder values contain NaN or inf")
+        shapes = self.parameter_shapes(setting.n_classes, setting.n, setting.a, int(setting.inputs.shape[2]), setting.d)
+        for key, value in (("W", subject.W), ("raw", subject.raw)):
+            shape = None if value is None else np.shape(value)
+            if shape != shapes[key]:
+                raise AssumptionError(f"{self.name}: {key} has shape {shape}; a {self.encoder} encoder needs {shapes[key]}")
+            if value is not None and not np.all(np.isfinite(value)):
+                raise AssumptionError(f"{self.name}: {key} contains NaN or inf")
+        r_lo, r_hi = self.r_bounds()
+        if not r_lo <= subject.r <= r_hi:
+            raise AssumptionError(f"{self.name}: r = {subject.r!r} is outside [{r_lo}, {r_hi}]")
+        for key in ("lam", "eps", "delta"):
+            value = getattr(subject, key)
+            if not (np.isfinite(value) and value >= 0):
+                raise AssumptionError(f"{self.name}: {key} = {value!r} must be finite and >= 0")
+        with np.errstate(all="ignore"):
+            feats = _float_feats(subject)
+        if feats.shape != setting.feats.shape or not np.allclose(feats, setting.feats, rtol=1e-9, atol=1e-12):
+            raise AssumptionError(f"{self.name}: the setting's encoder values (feats) are not the encoder's values "
+                                  "on its inputs")
 
     def range_of(self, symbol: sympy.Symbol) -> tuple[float, float]:
         """A dot product of class centres mu_k^T mu_l lies in [-r^2, r^2] when every encoder value has
@@ -389,12 +440,26 @@ class AugmentedFamily(SubjectFamily):
                 "raw": None if subject.raw is None else np.asarray(subject.raw).tolist(),
                 "r": subject.r, "lam": subject.lam, "eps": subject.eps, "delta": subject.delta}
 
-    def from_json(self, data: dict[str, Any]) -> AugSubject:
-        s = AugmentedSetting.from_json(data["setting"])
-        W = None if data["W"] is None else np.asarray(data["W"], dtype=float)
-        raw = None if data["raw"] is None else np.asarray(data["raw"], dtype=float)
-        return AugSubject(s, data["encoder"], data["norm"], W, raw, float(data["r"]), float(data["lam"]),
-                          float(data["eps"]), float(data["delta"]))
+    def from_json(self, data: Any) -> AugSubject:
+        where = self.name
+        jf.fields(data, ("setting", "encoder", "norm", "W", "raw", "r", "lam", "eps", "delta"), (), where)
+        encoder = jf.string(data, "encoder", where, choices=(self.encoder,))
+        norm = jf.string(data, "norm", where, choices=(self.norm,))
+        s = AugmentedSetting.from_json(data["setting"], where, "setting", classes=self.classes, **self.sizes)
+        shapes = self.parameter_shapes(s.n_classes, s.n, s.a, int(s.inputs.shape[2]), s.d)
+        params: dict[str, np.ndarray | None] = {}
+        for key in ("W", "raw"):
+            shape = shapes[key]
+            if shape is None:
+                if data[key] is not None:
+                    raise AssumptionError(f"{where}: field {key} = {jf.show(data[key])} must be null for a "
+                                          f"{self.encoder} encoder")
+                params[key] = None
+            else:
+                params[key] = jf.real_array(data[key], key, shape, where)
+        r = jf.real(data, "r", *self.r_bounds(), where)
+        lam, eps, delta = (jf.real(data, key, 0.0, None, where) for key in ("lam", "eps", "delta"))
+        return AugSubject(s, encoder, norm, params["W"], params["raw"], r, lam, eps, delta)
 
     def describe(self, subject: AugSubject) -> str:
         return (f"{subject.encoder}/{subject.norm} encoder, r={subject.r}, lambda={subject.lam}, "

@@ -19,6 +19,7 @@ import sympy
 from hypothesis import strategies as st
 
 from numerics import coupon
+from numerics import json_fields as jf
 from numerics.backend import Backend
 from numerics.errors import AssumptionError, PrecisionUnavailable
 from numerics.mixture import check_distribution, check_negatives
@@ -88,11 +89,23 @@ class Coupons(SubjectFamily):
 
     symbols = frozenset({E_T, Var_T, P_dev, N_C, beta})
 
+    def n_bounds(self) -> tuple[int, int]:
+        """N_C as drawn (1..max_n) or listed (1..exhaustive_n)."""
+        return 1, max(self.max_n, self.exhaustive_n)
+
+    def beta_bounds(self) -> tuple[float, float]:
+        """beta as drawn (0.05..20), listed (the grid) or shrunk (rounded, >= 1); 1 without a grid."""
+        if not self.beta_grid:
+            return 1.0, 1.0
+        return min(0.05, *self.beta_grid), max(20.0, *self.beta_grid)
+
     def validate(self, subject: CouponSubject) -> None:
-        if not 1 <= subject.n <= max(self.max_n, self.exhaustive_n):
-            raise AssumptionError(f"{self.name}: N_C = {subject.n} is outside 1..{max(self.max_n, self.exhaustive_n)}")
-        if not subject.beta > 0:
-            raise AssumptionError(f"{self.name}: beta = {subject.beta} must be > 0")
+        lo, hi = self.n_bounds()
+        if not lo <= subject.n <= hi:
+            raise AssumptionError(f"{self.name}: N_C = {subject.n} is outside [{lo}, {hi}]")
+        b_lo, b_hi = self.beta_bounds()
+        if not b_lo <= subject.beta <= b_hi:
+            raise AssumptionError(f"{self.name}: beta = {subject.beta!r} is outside [{b_lo}, {b_hi}]")
 
     def quantities(self, subject: CouponSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
                    params: Any = None) -> dict[sympy.Symbol, Any]:
@@ -118,9 +131,10 @@ class Coupons(SubjectFamily):
     def to_json(self, subject: CouponSubject) -> dict[str, Any]:
         return {"n": subject.n, "beta": subject.beta}
 
-    def from_json(self, data: dict[str, Any]) -> CouponSubject:
+    def from_json(self, data: Any) -> CouponSubject:
         check_fields(data, ("n", "beta"), (), self.name)
-        return CouponSubject(int(data["n"]), float(data["beta"]))
+        return CouponSubject(jf.integer(data, "n", *self.n_bounds(), self.name),
+                             jf.real(data, "beta", *self.beta_bounds(), self.name))
 
     def describe(self, subject: CouponSubject) -> str:
         return f"N_C={subject.n}" + (f", beta={subject.beta:g}" if self.beta_grid else "")
@@ -189,9 +203,10 @@ class ClassDraws(SubjectFamily):
     symbols = frozenset({P_all_same, sum_rho_pow, N_C, N})
 
     def validate(self, subject: ClassDrawSubject) -> None:
-        if not 1 <= len(subject.rho) <= self.max_classes or not 1 <= subject.N <= self.max_n:
-            raise AssumptionError(f"{self.name}: N_C = {len(subject.rho)}, N = {subject.N} outside "
-                                  f"1..{self.max_classes}, 1..{self.max_n}")
+        if not 1 <= len(subject.rho) <= self.max_classes:
+            raise AssumptionError(f"{self.name}: N_C = {len(subject.rho)} is outside [1, {self.max_classes}]")
+        if not 1 <= subject.N <= self.max_n:
+            raise AssumptionError(f"{self.name}: N = {subject.N} is outside [1, {self.max_n}]")
         check_distribution(subject.rho, "rho", "tau^+_N (rho(c) > 0)")
 
     def quantities(self, subject: ClassDrawSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
@@ -219,9 +234,11 @@ class ClassDraws(SubjectFamily):
     def to_json(self, subject: ClassDrawSubject) -> dict[str, Any]:
         return {"rho": list(subject.rho), "N": subject.N}
 
-    def from_json(self, data: dict[str, Any]) -> ClassDrawSubject:
-        check_fields(data, ("rho", "N"), (), self.name)
-        return ClassDrawSubject(tuple(float(r) for r in data["rho"]), int(data["N"]))
+    def from_json(self, data: Any) -> ClassDrawSubject:
+        where = self.name
+        check_fields(data, ("rho", "N"), (), where)
+        rho = jf.real_array(data["rho"], "rho", ((1, self.max_classes),), where, ("N_C (classes)",), lo=0.0)
+        return ClassDrawSubject(tuple(float(r) for r in rho), jf.integer(data, "N", 1, self.max_n, where))
 
     def describe(self, subject: ClassDrawSubject) -> str:
         return f"N_C={len(subject.rho)}, N={subject.N}, rho={np.round(subject.rho, 4).tolist()}"
@@ -283,6 +300,8 @@ class KSubsets(SubjectFamily):
         if not 2 <= n <= self.max_classes or not 1 <= subject.k <= n - 1 or len(subject.values) != n - 1:
             raise AssumptionError(f"{self.name}: N_C = {n}, k = {subject.k}, {len(subject.values)} values: need "
                                   f"2 <= N_C <= {self.max_classes}, 1 <= k <= N_C - 1, N_C - 1 values")
+        if not np.all(np.isfinite(subject.values)):
+            raise AssumptionError(f"{self.name}: the values must be finite")
 
     def quantities(self, subject: SubsetSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
                    params: Any = None) -> dict[sympy.Symbol, Any]:
@@ -304,9 +323,13 @@ class KSubsets(SubjectFamily):
     def to_json(self, subject: SubsetSubject) -> dict[str, Any]:
         return {"n_classes": subject.n_classes, "k": subject.k, "values": list(subject.values)}
 
-    def from_json(self, data: dict[str, Any]) -> SubsetSubject:
-        check_fields(data, ("n_classes", "k", "values"), (), self.name)
-        return SubsetSubject(int(data["n_classes"]), int(data["k"]), tuple(data["values"]))
+    def from_json(self, data: Any) -> SubsetSubject:
+        where = self.name
+        check_fields(data, ("n_classes", "k", "values"), (), where)
+        n = jf.integer(data, "n_classes", 2, self.max_classes, where)
+        k = jf.integer(data, "k", 1, n - 1, where)
+        values = jf.real_array(data["values"], "values", (n - 1,), where, ("N_C - 1 (one per class c- != c)",))
+        return SubsetSubject(n, k, tuple(float(v) for v in values))
 
     def describe(self, subject: SubsetSubject) -> str:
         return f"N_C={subject.n_classes}, k={subject.k}, v={np.round(subject.values, 3).tolist()}"

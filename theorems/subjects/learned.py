@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 import sympy
 
+from numerics import json_fields as jf
 from numerics.backend import Backend
 from numerics.errors import AssumptionError
 from numerics.mixture import FiniteMixture
@@ -35,6 +36,10 @@ def trained_runs(runs: Iterable[RunSpec], seed: int) -> list[Prerequisite]:
         spec = spec.for_audit_seed(seed)
         out.append(Prerequisite(f"digits-{spec.name}-{spec.key()}", ensure_trained, (spec,), training_seconds(spec)))
     return out
+
+
+#: the latent classes of scikit-learn's digits (the data every trained run of this package uses)
+DIGIT_CLASSES = 10
 
 
 def snapshot_mixture(snap: Snapshot, uniform: bool) -> FiniteMixture:
@@ -75,13 +80,17 @@ class LearnedMixtures(Learned, Mixtures):
         self.runs, self.quick_runs, self.ks = tuple(runs), tuple(quick_runs), tuple(ks)
         self.every_step = every_step  # False: only each run's first and last snapshot
         self.name = "learned encoders (digits" + (f", {label}" if label else "") + ")"
+        # the sizes of the runs' snapshots (the bounds validate() and from_json() enforce): a class per
+        # digit, per_class evaluation images each, the encoder's output dimension, N up to the runs' own
+        specs = self.runs + self.quick_runs
+        self.classes = (1, DIGIT_CLASSES)
+        self.dims = (1, max((s.d_out for s in specs), default=1))
+        self.max_support = max((s.per_class for s in specs), default=1)
+        self.negatives = (1, max((s.n_negatives for s in specs), default=1))  # the shrinker lowers N
 
-    def validate(self, subject: MixtureSubject) -> None:
-        """A snapshot is in the domain as trained; only k and rho must fit the claim's setting."""
-        if self.uniform and not subject.mixture.is_uniform():
-            raise AssumptionError(f"{self.name}: rho is not uniform")
-        if not 1 <= subject.k <= max(1, subject.n_classes - 1):
-            raise AssumptionError(f"{self.name}: k = {subject.k} is out of range for N_C = {subject.n_classes}")
+    def k_bounds(self, n_classes: int) -> tuple[int, int]:
+        """k as listed (``ks``), at most N_C - 1 (the shrinker lowers k with N_C)."""
+        return 1, max(1, min(max(self.ks, default=1), n_classes - 1))
 
     def prerequisites(self, quick: bool, seed: int) -> list[Prerequisite]:
         return trained_runs(self.quick_runs if quick else self.runs, seed)
@@ -107,16 +116,15 @@ class LearnedTriplets(Learned, Triplets):
     (description, z (n, 3, d)).
     """
 
-    def __init__(self, outputs: Callable[[bool, int], list[tuple[str, np.ndarray]]], label: str) -> None:
-        super().__init__("ball")
+    def __init__(self, outputs: Callable[[bool, int], list[tuple[str, np.ndarray]]], label: str,
+                 dims: tuple[int, int] = (1, 64)) -> None:
+        super().__init__("ball", dims=dims)
         self.outputs = outputs
         self.name = f"learned encoders ({label})"
 
-    def validate(self, subject: TripletSubject) -> None:
-        """Network outputs have the network's output dimension: only shapes and finiteness are checked."""
-        z = np.asarray(subject.z)
-        if z.ndim != 2 or z.shape[0] != 3 or not np.all(np.isfinite(z)):
-            raise AssumptionError(f"{self.name}: z must be a finite 3 x d array")
+    def radius_bounds(self) -> tuple[float | None, float | None]:
+        """C is the largest output norm of the run: any finite C > 0."""
+        return 0.0, None
 
     def exhaustive(self, quick: bool = False) -> Iterable[TripletSubject]:
         for description, triplets in self.outputs(quick, self.seed):
@@ -160,12 +168,22 @@ class NormSnapshots(Learned, SubjectFamily):
         value = {out_norm_min: subject.norm_min, out_norm_max: subject.norm_max}
         return {s: xp.asarray(value[s]) for s in symbols}
 
+    def validate(self, subject: NormSubject) -> None:
+        """Norms are >= 0 and the minimum is at most the maximum (a diverged run's NaN stays a subject:
+        the claim, not the domain, says what it means; a witness file cannot hold one, see from_json)."""
+        lo, hi = subject.norm_min, subject.norm_max
+        if lo < 0 or hi < 0 or lo > hi:
+            raise AssumptionError(f"{self.name}: norm_min = {lo!r}, norm_max = {hi!r}: need "
+                                  "0 <= norm_min <= norm_max")
+
     def to_json(self, subject: NormSubject) -> dict[str, Any]:
         return {"norm_min": subject.norm_min, "norm_max": subject.norm_max, "source": subject.source}
 
-    def from_json(self, data: dict[str, Any]) -> NormSubject:
-        check_fields(data, ("norm_min", "norm_max"), ("source",), self.name)
-        return NormSubject(float(data["norm_min"]), float(data["norm_max"]), data.get("source", ""))
+    def from_json(self, data: Any) -> NormSubject:
+        where = self.name
+        check_fields(data, ("norm_min", "norm_max"), ("source",), where)
+        lo = jf.real(data, "norm_min", 0.0, None, where)
+        return NormSubject(lo, jf.real(data, "norm_max", lo, None, where), jf.string(data, "source", where, default=""))
 
     def describe(self, subject: NormSubject) -> str:
         return f"[{subject.source}] min ||f|| = {subject.norm_min:.4g}, max ||f|| = {subject.norm_max:.4g}"

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from numerics import contrastive as cl
 from numerics import coupon
+from numerics import json_fields as jf
 from numerics.backend import FLOAT, Backend
 from numerics.contrastive import MixtureArrays
 from numerics.errors import AssumptionError
@@ -209,19 +210,49 @@ class Mixtures(SubjectFamily):
     def differentiable(self) -> frozenset[sympy.Symbol]:  # type: ignore[override]
         return self.symbols - {L_sup, L_sup_T, L_sup_k}  # the fitted W of (3) is not a torch function
 
-    def validate(self, subject: MixtureSubject) -> None:
-        """The family's bounds: N_C, d, supports, N and k as drawn, rho uniform when asked."""
-        mix = subject.mixture
+    # -- the domain ----------------------------------------------------------------
+    def class_bounds(self) -> tuple[int, int]:
+        """N_C as drawn (at least 2 with k: (k+1)-way tasks need 2 <= k + 1 <= N_C)."""
         lo, hi = self.classes
+        return (max(lo, 2) if self.with_k else lo), hi
+
+    def size_bounds(self) -> dict[str, tuple[int, int]]:
+        """The sizes the family draws: classes (N_C), dims (d), support (points per class)."""
+        return {"classes": self.class_bounds(), "dims": tuple(self.dims), "support": (1, self.max_support)}
+
+    def n_bounds(self, n_classes: int) -> tuple[int, int]:
+        """N as drawn for N_C classes (the declared ``negatives``, N >= N_C when asked)."""
+        lo, hi = self.negatives
+        if self.n_at_least_classes:
+            lo = max(lo, n_classes)
+        return lo, max(lo, hi)
+
+    def k_bounds(self, n_classes: int) -> tuple[int, int]:
+        """k as drawn: 1..N_C - 1 with ``with_k``, else k = 1."""
+        return (1, max(1, n_classes - 1)) if self.with_k else (1, 1)
+
+    def validate(self, subject: MixtureSubject) -> None:
+        """The family's bounds: N_C, d, support sizes, N and k as drawn, the task (distinct classes with
+        ``with_task``, empty meaning every class as the shrinker leaves it; else none), rho uniform when
+        asked."""
+        mix = subject.mixture
+        sizes = self.size_bounds()
+        (c_lo, c_hi), (d_lo, d_hi), (s_lo, s_hi) = sizes["classes"], sizes["dims"], sizes["support"]
+        n_lo, n_hi = self.n_bounds(mix.n_classes)
+        k_lo, k_hi = self.k_bounds(mix.n_classes)
+        task = list(subject.task)
         checks = [
-            (lo <= mix.n_classes <= hi, f"N_C = {mix.n_classes} is outside [{lo}, {hi}]"),
-            (self.dims[0] <= mix.dim <= self.dims[1], f"d = {mix.dim} is outside {list(self.dims)}"),
+            (c_lo <= mix.n_classes <= c_hi, f"N_C = {mix.n_classes} is outside [{c_lo}, {c_hi}]"),
+            (d_lo <= mix.dim <= d_hi, f"d = {mix.dim} is outside [{d_lo}, {d_hi}]"),
+            (all(s_lo <= n <= s_hi for n in mix.support_sizes),
+             f"support sizes {list(mix.support_sizes)} are outside [{s_lo}, {s_hi}]"),
             (not self.uniform or mix.is_uniform(), "rho is not uniform"),
-            (subject.N >= 1 and (not self.n_at_least_classes or subject.N >= mix.n_classes),
-             f"N = {subject.N} is out of range"),
-            (not self.with_k or 1 <= subject.k <= mix.n_classes - 1,
-             f"k = {subject.k}: (k+1)-way tasks need 2 <= k+1 <= N_C = {mix.n_classes}"),
-            (all(0 <= t < mix.n_classes for t in subject.task), f"task {list(subject.task)} names a missing class"),
+            (n_lo <= subject.N <= n_hi, f"N = {subject.N} is outside [{n_lo}, {n_hi}]"),
+            (k_lo <= subject.k <= k_hi, f"k = {subject.k} is outside [{k_lo}, {k_hi}]"
+             + (f": (k+1)-way tasks need 2 <= k+1 <= N_C = {mix.n_classes}" if self.with_k else "")),
+            (all(0 <= t < mix.n_classes for t in task), f"task {task} names a missing class"),
+            (len(set(task)) == len(task), f"task {task} repeats a class"),
+            (self.with_task or not task, f"task {task}: this family's subjects have no task"),
         ]
         for ok, message in checks:
             if not ok:
@@ -349,11 +380,21 @@ class Mixtures(SubjectFamily):
         return {"mixture": subject.mixture.to_json(), "N": subject.N, "k": subject.k,
                 "task": list(subject.task), "source": subject.source}
 
-    def from_json(self, data: dict[str, Any]) -> MixtureSubject:
-        check_fields(data, ("mixture", "N", "k"), ("task", "source"), self.name)
-        return MixtureSubject(FiniteMixture.from_json(data["mixture"]), N=int(data["N"]),
-                              k=int(data["k"]), task=tuple(data.get("task", ())),
-                              source=data.get("source", ""))
+    def from_json(self, data: Any) -> MixtureSubject:
+        """Exact JSON types, the family's sizes (N_C, support sizes, d: checked before any array is
+        built), N, k and the task within the bounds N_C gives; :meth:`validate` checks the rest (rho
+        uniform when asked)."""
+        where = self.name
+        check_fields(data, ("mixture", "N", "k"), ("task", "source"), where)
+        sizes = self.size_bounds()
+        mix = FiniteMixture.from_json(data["mixture"], where, "mixture", classes=sizes["classes"],
+                                      support=sizes["support"], dims=sizes["dims"])
+        n_lo, n_hi = self.n_bounds(mix.n_classes)
+        k_lo, k_hi = self.k_bounds(mix.n_classes)
+        task = jf.integer_list(data.get("task", []), "task", (0, mix.n_classes if self.with_task else 0), 0,
+                               mix.n_classes - 1, where, unique=True)
+        return MixtureSubject(mix, N=jf.integer(data, "N", n_lo, n_hi, where), k=jf.integer(data, "k", k_lo, k_hi, where),
+                              task=tuple(task), source=jf.string(data, "source", where, default=""))
 
     def describe(self, subject: MixtureSubject) -> str:
         extra = f", N={subject.N}, k={subject.k}"

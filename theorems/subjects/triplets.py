@@ -20,6 +20,7 @@ import numpy as np
 import sympy
 from hypothesis import strategies as st
 
+from numerics import json_fields as jf
 from numerics import triplet as tl
 from numerics.backend import Backend
 from numerics.errors import AssumptionError
@@ -109,14 +110,24 @@ class Triplets(SubjectFamily):
     def symbols(self) -> frozenset[sympy.Symbol]:  # type: ignore[override]
         return frozenset(_COMPUTE)
 
+    def radius_bounds(self) -> tuple[float | None, float | None]:
+        """C as drawn (RADII) or shrunk (rounded): in [min RADII, max RADII]."""
+        return min(RADII), max(RADII)
+
     def validate(self, subject: TripletSubject) -> None:
+        """z and z' are finite 3 x d arrays with d in ``dims``; C is finite, > 0 and within
+        :meth:`radius_bounds`."""
         z, step = np.asarray(subject.z), np.asarray(subject.step)
         if z.ndim != 2 or z.shape[0] != 3 or step.shape != z.shape:
             raise AssumptionError(f"{self.name}: z and z' must both be 3 x d arrays, got {z.shape} and {step.shape}")
-        if not (np.all(np.isfinite(z)) and np.all(np.isfinite(step)) and subject.C > 0):
-            raise AssumptionError(f"{self.name}: z, z' must be finite and C > 0")
+        if not (np.all(np.isfinite(z)) and np.all(np.isfinite(step))):
+            raise AssumptionError(f"{self.name}: z, z' must be finite")
         if not self.dims[0] <= subject.d <= self.dims[1]:
             raise AssumptionError(f"{self.name}: d = {subject.d} is outside {list(self.dims)}")
+        lo, hi = self.radius_bounds()
+        C = subject.C
+        if not (np.isfinite(C) and C > 0 and (lo is None or C >= lo) and (hi is None or C <= hi)):
+            raise AssumptionError(f"{self.name}: C = {C!r} is outside {jf.allowed(lo, hi)} (and C > 0)")
 
     differentiable = frozenset({C, ell, ell_step, grad_dot_step, step_sq, hess_norm,
                                 curv_term_norm, max_norm_prod, eps, eta, v1, v2})
@@ -195,11 +206,14 @@ class Triplets(SubjectFamily):
         return {"z": subject.z.tolist(), "step": subject.step.tolist(), "C": subject.C,
                 "source": subject.source}
 
-    def from_json(self, data: dict[str, Any]) -> TripletSubject:
-        check_fields(data, ("z", "step", "C"), ("source",), self.name)
-        return TripletSubject(np.asarray(data["z"], dtype=np.float64),
-                              np.asarray(data["step"], dtype=np.float64), float(data["C"]),
-                              source=data.get("source", ""))
+    def from_json(self, data: Any) -> TripletSubject:
+        where = self.name
+        check_fields(data, ("z", "step", "C"), ("source",), where)
+        z = jf.real_array(data["z"], "z", (3, self.dims), where, ("blocks", "d"))
+        step = jf.real_array(data["step"], "step", (3, z.shape[1]), where, ("blocks", "d (as in z)"))
+        lo, hi = self.radius_bounds()
+        C = jf.real(data, "C", lo, hi, where, open_lo=lo == 0)
+        return TripletSubject(z, step, C, source=jf.string(data, "source", where, default=""))
 
     def describe(self, subject: TripletSubject) -> str:
         norms = np.round(np.linalg.norm(subject.z, axis=1), 4).tolist()
@@ -387,9 +401,9 @@ class Scalars(SubjectFamily):
     def to_json(self, subject: ScalarSubject) -> dict[str, Any]:
         return {"x": subject.x}
 
-    def from_json(self, data: dict[str, Any]) -> ScalarSubject:
+    def from_json(self, data: Any) -> ScalarSubject:
         check_fields(data, ("x",), (), self.name)
-        return ScalarSubject(float(data["x"]))
+        return ScalarSubject(jf.real(data, "x", self.lo, self.hi, self.name))
 
     def describe(self, subject: ScalarSubject) -> str:
         return f"x={subject.x!r}"

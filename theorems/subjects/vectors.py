@@ -13,6 +13,7 @@ import numpy as np
 import sympy
 from hypothesis import strategies as st
 
+from numerics import json_fields as jf
 from numerics.backend import Backend
 from numerics.errors import AssumptionError
 from theorems.engine.family import SubjectFamily, check_fields
@@ -66,8 +67,11 @@ class Vectors(SubjectFamily):
                                   + (" or odd" if self.even else ""))
         if not np.all(np.isfinite(subject.x)):
             raise AssumptionError(f"{self.name}: x contains NaN or inf")
-        if self.with_subset and (not subject.S or not all(0 <= i < size for i in subject.S)):
-            raise AssumptionError(f"{self.name}: S = {list(subject.S)} must be a non-empty subset of 0..{size - 1}")
+        S = list(subject.S)
+        if self.with_subset and (not S or not all(0 <= i < size for i in S) or len(set(S)) != len(S)):
+            raise AssumptionError(f"{self.name}: S = {S} must be a non-empty subset of 0..{size - 1}")
+        if not self.with_subset and S:
+            raise AssumptionError(f"{self.name}: S = {S}: this family's subjects have no index set")
 
     def quantities(self, subject: VectorSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
                    params: Any = None) -> dict[sympy.Symbol, Any]:
@@ -122,9 +126,13 @@ class Vectors(SubjectFamily):
     def to_json(self, subject: VectorSubject) -> dict[str, Any]:
         return {"x": [float(v) for v in subject.x], "S": list(subject.S)}
 
-    def from_json(self, data: dict[str, Any]) -> VectorSubject:
-        check_fields(data, ("x",), ("S",), self.name)
-        return VectorSubject(np.asarray(data["x"], dtype=np.float64), tuple(data.get("S", ())))
+    def from_json(self, data: Any) -> VectorSubject:
+        where = self.name
+        check_fields(data, ("x",), ("S",), where)
+        x = jf.real_array(data["x"], "x", ((1, self.max_len),), where, ("n (entries)",))
+        S = jf.integer_list(data.get("S", []), "S", (1 if self.with_subset else 0, x.size if self.with_subset else 0),
+                            0, x.size - 1, where, unique=True)
+        return VectorSubject(x, tuple(S))
 
     def describe(self, subject: VectorSubject) -> str:
         shown = np.array2string(subject.x, precision=4, threshold=8)

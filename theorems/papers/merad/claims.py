@@ -255,7 +255,9 @@ IN_BALL = Assumption("z, z + z' in B^3", "max_j ||z_j|| <= C and max_j ||z_j + z
 
 
 def _assumption2(s: object) -> bool:
-    return float(np.min(np.linalg.norm(s.Y, axis=1))) > 0  # type: ignore[attr-defined]
+    """eta = min_x ||f(x)|| > 0 and max_x ||f(x)|| <= C (up to the rounding of a projection onto the ball)."""
+    norms = np.linalg.norm(s.Y, axis=1)  # type: ignore[attr-defined]
+    return float(np.min(norms)) > 0 and float(np.max(norms)) <= s.C * (1 + 1e-12)  # type: ignore[attr-defined]
 
 
 def _gradient_hypothesis(s: object) -> bool:

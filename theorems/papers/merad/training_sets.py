@@ -22,11 +22,13 @@ import numpy as np
 import sympy
 from hypothesis import strategies as st
 
+from numerics import json_fields as jf
 from numerics import triplet as tl
 from numerics.backend import Backend
 from numerics.errors import AssumptionError
 from theorems.engine.family import SubjectFamily, check_fields
 from theorems.engine.quantity import quantity
+from theorems.papers.merad.experiments import D_OUT, N_TRIPLETS
 from theorems.subjects.learned import Learned
 
 max_loss = quantity("max_loss", range=(0, None), doc="max_i l(z_i) over the n triplets")
@@ -48,6 +50,10 @@ class TrainingSet:
     @property
     def m(self) -> int:
         return int(self.Y.shape[0])
+
+
+#: the radii C the random training sets are drawn with
+RADII = (1.0, 3.0, 0.5)
 
 
 def _triplets(Y: Any, T: np.ndarray) -> list[Any]:
@@ -126,17 +132,29 @@ class TrainingSets(SubjectFamily):
         Y = xp.asarray(subject.Y) if params is None else params[0]
         return {s: _COMPUTE[s](Y, subject.T, xp) for s in symbols}
 
+    def radius_bounds(self) -> tuple[float, float | None]:
+        """C as drawn (RADII): in [0.5, 3]."""
+        return min(RADII), max(RADII)
+
     def validate(self, subject: TrainingSet) -> None:
+        """Sizes m, d, n within the family's bounds, Y finite, T an n x 3 array of sample indices with three
+        distinct samples per triplet, C finite and within :meth:`radius_bounds`. That the outputs lie in the
+        ball of radius C is Assumption 2, a hypothesis of the claim (merad.lemma7), not checked here."""
         Y, T = np.asarray(subject.Y), np.asarray(subject.T)
         if Y.ndim != 2 or T.ndim != 2 or T.shape[1] != 3 or not np.all(np.isfinite(Y)):
             raise AssumptionError(f"{self.name}: Y must be a finite m x d array and T an n x 3 index array")
+        if not (self.samples[0] <= Y.shape[0] <= self.samples[1] and self.dims[0] <= Y.shape[1] <= self.dims[1]
+                and self.triplet_range[0] <= T.shape[0] <= self.triplet_range[1]):
+            raise AssumptionError(f"{self.name}: sizes m={Y.shape[0]}, d={Y.shape[1]}, n={T.shape[0]} outside "
+                                  f"m in {list(self.samples)}, d in {list(self.dims)}, n in {list(self.triplet_range)}")
         if T.size and (T.min() < 0 or T.max() >= Y.shape[0]):
             raise AssumptionError(f"{self.name}: T indexes samples outside 0..{Y.shape[0] - 1}")
         if any(len(set(row.tolist())) != 3 for row in T):
             raise AssumptionError(f"{self.name}: a triplet (x_i, x_i+, x_i-) is three distinct samples of X_data")
-        if not (self.samples[0] <= Y.shape[0] <= self.samples[1] and self.dims[0] <= Y.shape[1] <= self.dims[1]
-                and self.triplet_range[0] <= T.shape[0] <= self.triplet_range[1]):
-            raise AssumptionError(f"{self.name}: sizes m={Y.shape[0]}, d={Y.shape[1]}, n={T.shape[0]} out of range")
+        lo, hi = self.radius_bounds()
+        C = subject.C
+        if not (np.isfinite(C) and C > 0 and C >= lo and (hi is None or C <= hi)):
+            raise AssumptionError(f"{self.name}: C = {C!r} is outside {jf.allowed(lo, hi)} (and C > 0)")
 
     # -- adversary: the outputs Y are the parameters -------------------------------------------------
     def random_start(self, rng: np.random.Generator) -> TrainingSet:
@@ -179,10 +197,15 @@ class TrainingSets(SubjectFamily):
     def to_json(self, subject: TrainingSet) -> dict[str, Any]:
         return {"Y": subject.Y.tolist(), "T": subject.T.tolist(), "C": subject.C, "source": subject.source}
 
-    def from_json(self, data: dict[str, Any]) -> TrainingSet:
-        check_fields(data, ("Y", "T", "C"), ("source",), self.name)
-        return TrainingSet(np.asarray(data["Y"], dtype=np.float64), np.asarray(data["T"], dtype=np.int64),
-                           float(data["C"]), data.get("source", ""))
+    def from_json(self, data: Any) -> TrainingSet:
+        where = self.name
+        check_fields(data, ("Y", "T", "C"), ("source",), where)
+        Y = jf.real_array(data["Y"], "Y", (self.samples, self.dims), where, ("m (samples)", "d"))
+        T = jf.integer_array(data["T"], "T", (self.triplet_range, 3), where, ("n (triplets)", "3 (x, x+, x-)"),
+                             lo=0, hi=Y.shape[0] - 1)
+        lo, hi = self.radius_bounds()
+        C = jf.real(data, "C", lo, hi, where, open_lo=lo == 0)
+        return TrainingSet(Y, T, C, jf.string(data, "source", where, default=""))
 
     def describe(self, subject: TrainingSet) -> str:
         norms = np.round(np.linalg.norm(subject.Y, axis=1), 4).tolist()
@@ -191,12 +214,26 @@ class TrainingSets(SubjectFamily):
 
 class LearnedTrainingSets(Learned, TrainingSets):
     """The outputs of the Section 4 network after gradient descent (merad.theorem1's runs): every
-    sample of X_data in exactly one triplet, as the runs draw them."""
+    sample of X_data in exactly one triplet, as the runs draw them (n = ``triplets`` triplets, m = 3 n
+    samples, outputs in R^``dims``; the shrinker may drop triplets, samples and coordinates)."""
 
-    def __init__(self, outputs: Any, label: str, needs: Any = None) -> None:
-        super().__init__(samples=(1, 10 ** 6), triplets=(1, 10 ** 6), dims=(1, 10 ** 6))
+    def __init__(self, outputs: Any, label: str, needs: Any = None, triplets: int = N_TRIPLETS,
+                 dims: int = D_OUT) -> None:
+        super().__init__(samples=(3, 3 * triplets), triplets=(1, triplets), dims=(1, dims))
         self.outputs, self.needs = outputs, needs  # needs(quick, seed): the runs' prerequisites
         self.name = f"learned encoders ({label})"
+
+    def radius_bounds(self) -> tuple[float, float | None]:
+        """C is the largest output norm of the run: any finite C > 0."""
+        return 0.0, None
+
+    def validate(self, subject: TrainingSet) -> None:
+        """The bounds of :class:`TrainingSets`, and no sample in two triplets (the runs' training sets)."""
+        super().validate(subject)
+        used = np.asarray(subject.T).ravel()
+        if np.unique(used).size != used.size:
+            raise AssumptionError(f"{self.name}: a sample serves two triplets; in the runs' training sets every "
+                                  "sample is in exactly one triplet")
 
     def prerequisites(self, quick: bool, seed: int) -> Any:
         return self.needs(quick, seed) if self.needs else ()
@@ -219,7 +256,7 @@ def _training_sets(draw: Any, family: TrainingSets) -> TrainingSet:
     d = draw(st.integers(*family.dims))
     rows = [draw(st.lists(st.integers(0, m - 1), min_size=3, max_size=3, unique=True)) for _ in range(n)]
     T = np.asarray(rows, dtype=np.int64)
-    C = draw(st.sampled_from([1.0, 3.0, 0.5]))
+    C = draw(st.sampled_from(RADII))
     Y0 = np.asarray(draw(st.lists(st.floats(-1.0, 1.0), min_size=m * d, max_size=m * d))).reshape(m, d) * C
     steps = draw(st.sampled_from([0, family.steps, 4 * family.steps]))
     return TrainingSet(descend(Y0, T, C, steps, 0.05), T, C)
