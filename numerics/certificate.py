@@ -3,6 +3,10 @@
 A certificate is a value: nothing mutates it after it is made. ``covering`` and ``timed``
 return new certificates (``dataclasses.replace``), so a certificate handed to a reader is
 the one its prover produced.
+
+What goes into a report is :meth:`Certificate.to_json`: everything but ``volatile``, the facts of
+this one run that must not make two identical audits' reports differ (whether a cache answered,
+a cache file's or an executable's absolute path, when and how fast a tool ran).
 """
 
 from __future__ import annotations
@@ -20,7 +24,10 @@ class Certificate:
     ``method`` names it ("sympy", "z3", "interval branch-and-bound", ...);
     ``parts`` says which parts of a claim's statement it covers (None: the whole statement);
     ``complete`` is False when the proof covers a finite range only (e.g. N_C <= 12), not
-    the claim's whole domain -- such a certificate never makes a claim "proved".
+    the claim's whole domain -- such a certificate never makes a claim "proved";
+    ``volatile`` holds what differs between two runs of the same check (e.g. Coq's cache hit or
+    miss, the coqc path, the time of the original check): kept for the caller, left out of
+    :meth:`to_json` (and so of reports) and of comparisons.
     """
 
     method: str
@@ -31,9 +38,13 @@ class Certificate:
     seconds: float = 0.0
     parts: tuple[str, ...] | None = None
     complete: bool = True
+    volatile: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """Everything but ``volatile``: what a report keeps."""
+        data = asdict(self)
+        data.pop("volatile", None)
+        return data
 
     def with_details(self, **extra: Any) -> "Certificate":
         """The same certificate with more details (a new object)."""

@@ -14,16 +14,39 @@ A :class:`~numerics.certificate.Certificate` with ``method="coq"`` is ``ok`` onl
    :func:`prove_box` generates whole, whose only proof step is the ``interval`` tactic, skip this
    check: it takes ~15 s there and cannot find anything.)
 
-The script is kept in ``details["script"]`` with its SHA-256, the coqc version and the
-one-line command that re-checks it (``coqc -q <name>.v``); :func:`write_scripts` writes the
+The script is kept in ``details["script"]`` with its SHA-256, the coqc version, the libraries'
+fingerprint, the theorems, their assumptions and the one-line command that re-checks it
+(``coqc -q <name>.v``); :func:`write_scripts` writes the
 scripts of a run into a report folder (``coq/<name>.v``, plus ``coq/check.sh``).
 
 Cache: Coq is deterministic, so a result is stored under ``$CLCHECK_CACHE/coq/<sha256>.json``
-(default ``.clcheck-cache/coq``) with the coqc version that produced it; it is reused only for
-the same script, the same ``coqc --version`` *and* the same compiled libraries (a fingerprint of
-the ``.vo`` files under ``coqc -where``/user-contrib), and a reuse is reported
-(``details["cache"] == "hit"``, with the original check time).  A time-out is never cached.
-Pass ``use_cache=False`` (or set ``CLCHECK_COQ_CACHE=0``) to always run coqc.
+(default ``.clcheck-cache/coq``), one JSON record (format :data:`RECORD_FORMAT`)::
+
+    {"format": 2,
+     "key": {"sha256": <script>, "coqc_version": ..., "libraries": <fingerprint>, "print_assumptions": bool},
+     "result": {"returncode": int, "assumptions": [...], "closed": bool, "output": <tail>,
+                "ok": bool, "reason": str | null},
+     "coqc_seconds": float, "checked_at": "<ISO time>",
+     "checksum": <SHA-256 of the canonical JSON of all the above>}
+
+It is reused only for the same script, the same ``coqc --version`` *and* the same compiled
+libraries (a fingerprint of the ``.vo`` files under ``coqc -where``/user-contrib), and only when
+it verifies: the checksum (over the canonical JSON -- sorted keys, no spaces -- of the whole
+record, its key included) matches, the key is the one asked for, every field has its type, and
+``ok``/``reason`` are what the rule that wrote them (:func:`_judge`) derives from the stored
+return code, assumptions and "Closed under the global context" flag -- so a record cannot say
+more than its own fields.  Anything else (a record edited, truncated, copied over another script's
+file, written by an older version) is treated as absent: coqc runs again and the record is
+rewritten.  The checksum protects against accidents -- corruption, truncation, an entry copied
+under another key, a hand edit of one field; it is not a signature: someone who edits a record
+on purpose and recomputes the checksum (the recipe is this docstring) is not stopped, as anyone
+who can write the cache can also replace ``coqc`` on PATH.  Whether the cache answered, the record's
+path, the coqc path, the time of the original check and coqc's seconds are in
+``Certificate.volatile`` (``cache``: "hit", "miss", "disabled" or "not used"), not in ``details``:
+two identical audits write the same report.  :func:`compilations` counts the coqc runs of this
+process.  A time-out is never cached.  Pass ``use_cache=False`` (or set ``CLCHECK_COQ_CACHE=0``) to
+always run coqc.  Stale temporaries of killed writers in the cache folder are removed the first
+time a process opens it (:func:`numerics.files.remove_stale_temporaries`).
 
 :func:`prove_box` builds a script for ``g(x) >= 0`` on a box from a sympy expression and proves it
 with the ``interval`` tactic (Coq's formally verified interval arithmetic).  The tactic needs a
@@ -50,7 +73,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import sympy as sp
 
 from numerics.certificate import Certificate
-from numerics.files import cache_root, write_text_atomic
+from numerics.files import cache_root, current_umask, remove_stale_temporaries_once, write_text_atomic
 
 METHOD = "coq"
 NOT_FOUND = "coqc not found: the step stays tested"
@@ -65,7 +88,8 @@ ALLOWED_AXIOM_PREFIXES = (
 
 __all__ = [
     "METHOD", "NOT_FOUND", "coqc_path", "coqc_version", "script_sha256", "cache_dir",
-    "check_script", "write_scripts", "prove_box", "coq_expr", "coq_number", "valid_name",
+    "check_script", "write_scripts", "prove_box", "coq_expr", "coq_number", "valid_name", "compilations",
+    "RECORD_FORMAT",
 ]
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
@@ -135,25 +159,94 @@ def _cache_enabled(use_cache: bool) -> bool:
     return use_cache and os.environ.get("CLCHECK_COQ_CACHE", "1") not in ("0", "false", "no")
 
 
-def _cache_read(sha: str, version: str, libraries: str) -> dict[str, Any] | None:
-    path = cache_dir() / f"{sha}.json"
-    try:
-        record = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-    if (record.get("sha256") != sha or record.get("coqc_version") != version
-            or record.get("libraries") != libraries):
-        return None  # another script, another Coq or other libraries: run coqc again
-    if not isinstance(record.get("ok"), bool):
-        return None
-    return record
+RECORD_FORMAT = 2  # 2: a checksum over the canonical record (key included); ok re-derived on read
+_COMPILATIONS = 0
 
 
-def _cache_write(sha: str, record: dict[str, Any]) -> None:
+def compilations() -> int:
+    """How many times this process has run coqc on a script (cache misses and uncached checks)."""
+    return _COMPILATIONS
+
+
+def _canonical(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+
+
+def _record_checksum(record: Mapping[str, Any]) -> str:
+    """SHA-256 of the canonical JSON of the record without its ``checksum`` field."""
+    return hashlib.sha256(_canonical({k: v for k, v in record.items() if k != "checksum"}).encode()).hexdigest()
+
+
+def _judge(*, returncode: int | None, timed_out: bool, assumptions: Sequence[str], closed: bool,
+           print_assumptions: bool, timeout: float) -> str | None:
+    """Why a coqc run does not certify its theorems (None: it does). The one rule, applied when a
+    run ends and again to a cached record's fields."""
+    bad = [a for a in assumptions if not a.startswith(ALLOWED_AXIOM_PREFIXES)]
+    if timed_out:
+        return f"coqc did not finish within {timeout:g} s"
+    if returncode != 0:
+        return "Coq rejected the script"
+    if bad:
+        return f"the proof rests on assumptions outside the standard axioms: {', '.join(bad)}"
+    if print_assumptions and not assumptions and not closed:
+        return "Print Assumptions printed nothing: the theorems' assumptions could not be checked"
+    return None
+
+
+def _cache_path(sha: str) -> Path:
     folder = cache_dir()
+    remove_stale_temporaries_once(folder)  # temporaries of killed writers, once per process
+    return folder / f"{sha}.json"
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _verified(record: Any, key: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The record's result when it verifies (checksum, key, types, ok re-derived; see the module
+    doc), else None."""
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        return None
+    if not isinstance(record.get("checksum"), str) or record["checksum"] != _record_checksum(record):
+        return None  # edited, or written by another version
+    if record.get("key") != dict(key):
+        return None  # another script (a record copied over this one's file), another Coq or libraries
+    result = record.get("result")
+    if not isinstance(result, dict):
+        return None
+    rc, assumptions, closed = result.get("returncode"), result.get("assumptions"), result.get("closed")
+    if not (_is_int(rc) and isinstance(assumptions, list) and all(isinstance(a, str) for a in assumptions)
+            and isinstance(closed, bool) and isinstance(result.get("output"), str)
+            and isinstance(result.get("ok"), bool) and (result.get("reason") is None or isinstance(result["reason"], str))
+            and isinstance(record.get("coqc_seconds"), (int, float)) and isinstance(record.get("checked_at"), str)):
+        return None
+    reason = _judge(returncode=rc, timed_out=False, assumptions=assumptions, closed=closed,
+                    print_assumptions=bool(key["print_assumptions"]), timeout=0.0)
+    if result["ok"] != (reason is None) or result.get("reason") != reason:
+        return None  # the record says more (or other) than its own fields
+    return {**result, "coqc_seconds": record["coqc_seconds"], "checked_at": record["checked_at"]}
+
+
+def _cache_read(sha: str, key: Mapping[str, Any]) -> dict[str, Any] | None:
     try:
-        write_text_atomic(folder / f"{sha}.json", json.dumps(record, indent=1))
-    except OSError:
+        record = json.loads(_cache_path(sha).read_text())
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None  # absent, unreadable or truncated
+    try:
+        return _verified(record, key)
+    except (ValueError, TypeError):  # e.g. a NaN, which the canonical JSON refuses
+        return None
+
+
+def _cache_write(sha: str, key: Mapping[str, Any], result: Mapping[str, Any], coqc_seconds: float,
+                 checked_at: str) -> None:
+    record: dict[str, Any] = {"format": RECORD_FORMAT, "key": dict(key), "result": dict(result),
+                              "coqc_seconds": coqc_seconds, "checked_at": checked_at}
+    record["checksum"] = _record_checksum(record)
+    try:
+        write_text_atomic(_cache_path(sha), json.dumps(record, indent=1, sort_keys=True))
+    except (OSError, ValueError):
         pass  # an unwritable cache only costs time
 
 
@@ -179,6 +272,8 @@ def _axioms(output: str) -> list[str]:
 
 
 def _run_coqc(path: str, name: str, script: str, timeout: float) -> dict[str, Any]:
+    global _COMPILATIONS
+    _COMPILATIONS += 1
     with tempfile.TemporaryDirectory(prefix="clcheck-coq-") as tmp:
         file = Path(tmp) / f"{name}.v"
         file.write_text(script)
@@ -258,51 +353,45 @@ def check_script(name: str, script: str, theorems: Sequence[str], statement: str
     if details:
         info.update(details)
 
-    def cert(ok: bool, **extra: Any) -> Certificate:
+    def cert(ok: bool, volatile: Mapping[str, Any], **extra: Any) -> Certificate:
         return Certificate(method=METHOD, statement=statement, domain=domain, ok=ok,
                            details={**info, **extra}, seconds=time.perf_counter() - start,
-                           parts=parts, complete=complete)
+                           parts=parts, complete=complete, volatile=dict(volatile))
 
     path = coqc_path()
     version = _version_of(path) if path else None
     if path is None or version is None:
-        return cert(False, reason=NOT_FOUND, coqc=None, coqc_version=None, cache="not used")
+        return cert(False, {"cache": "not used", "coqc": None}, reason=NOT_FOUND, coqc_version=None)
     libraries = _libraries_of(path)
-    info.update(coqc=path, coqc_version=version, libraries=libraries)
+    info.update(coqc_version=version, libraries=libraries)
+    key = {"sha256": sha, "coqc_version": version, "libraries": libraries,
+           "print_assumptions": bool(print_assumptions)}
 
     caching = _cache_enabled(use_cache)
-    record = _cache_read(sha, version, libraries) if caching else None
+    record = _cache_read(sha, key) if caching else None
     if record is not None:
-        return cert(record["ok"], cache="hit", cache_file=str(cache_dir() / f"{sha}.json"),
-                    checked_at=record.get("checked_at"), coqc_seconds=record.get("coqc_seconds"),
-                    returncode=record.get("returncode"), assumptions=record.get("assumptions", []),
-                    output=record.get("output", ""),
-                    **({"reason": record["reason"]} if "reason" in record else {}))
+        return cert(record["ok"], {"cache": "hit", "cache_file": str(_cache_path(sha)), "coqc": path,
+                                   "checked_at": record["checked_at"], "coqc_seconds": record["coqc_seconds"]},
+                    returncode=record["returncode"], assumptions=record["assumptions"], output=record["output"],
+                    **({"reason": record["reason"]} if record["reason"] is not None else {}))
 
     run = _run_coqc(path, name, full, timeout)
     output = (run["stdout"] or "") + (run["stderr"] or "")
     assumptions = _axioms(run["stdout"] or "")
-    bad = [a for a in assumptions if not a.startswith(ALLOWED_AXIOM_PREFIXES)]
-    reason = None
-    if run["timed_out"]:
-        reason = f"coqc did not finish within {timeout:g} s"
-    elif run["returncode"] != 0:
-        reason = "Coq rejected the script"
-    elif bad:
-        reason = f"the proof rests on assumptions outside the standard axioms: {', '.join(bad)}"
-    elif print_assumptions and not assumptions and "Closed under the global context" not in output:
-        reason = "Print Assumptions printed nothing: the theorems' assumptions could not be checked"
+    closed = "Closed under the global context" in output
+    reason = _judge(returncode=run["returncode"], timed_out=run["timed_out"], assumptions=assumptions,
+                    closed=closed, print_assumptions=print_assumptions, timeout=timeout)
     ok = reason is None
-    record = {"sha256": sha, "coqc_version": version, "libraries": libraries, "ok": ok,
-              "returncode": run["returncode"],
-              "assumptions": assumptions, "output": _tail(output), "coqc_seconds": run["coqc_seconds"],
-              "checked_at": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
-    if reason:
-        record["reason"] = reason
+    result = {"returncode": run["returncode"], "assumptions": assumptions, "closed": closed,
+              "output": _tail(output), "ok": ok, "reason": reason}
+    checked_at = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    volatile: dict[str, Any] = {"cache": "miss" if caching else "disabled", "coqc": path,
+                                "checked_at": checked_at, "coqc_seconds": run["coqc_seconds"]}
     if caching and not run["timed_out"]:
-        _cache_write(sha, record)
-    extra = {k: v for k, v in record.items() if k not in ("sha256", "coqc_version", "libraries", "ok")}
-    return cert(ok, cache="miss" if caching else "disabled", **extra)
+        _cache_write(sha, key, result, run["coqc_seconds"], checked_at)
+        volatile["cache_file"] = str(_cache_path(sha))
+    return cert(ok, volatile, returncode=run["returncode"], assumptions=assumptions, output=result["output"],
+                **({"reason": reason} if reason else {}))
 
 
 # ----------------------------------------------------------------------------- report folder
@@ -347,7 +436,7 @@ def write_scripts(certs: Iterable[Certificate | Mapping[str, Any]], folder: str 
             "#!/bin/sh\n# re-check every Coq certificate of this report (needs coqc on PATH)\n"
             'cd "$(dirname "$0")" && for f in *.v; do echo "coqc -q $f"; coqc -q "$f" || exit 1; done '
             '&& echo "all scripts accepted"\n')
-        os.chmod(out / "check.sh", 0o755)
+        os.chmod(out / "check.sh", 0o777 & ~current_umask())  # executable, within the user's umask
         write_text_atomic(out / "README.md", 
             "# Coq certificates\n\nRe-check all of them: `sh coq/check.sh` (or, in this folder, "
             "`for f in *.v; do coqc -q \"$f\" || exit 1; done`). Each script ends with `Print Assumptions` "

@@ -1,5 +1,6 @@
 """Coq certificates: Merad et al.'s facts are accepted by coqc; false statements, rejected scripts,
-Admitted lemmas and a missing coqc never certify; the cache records the coqc version and says "hit".
+Admitted lemmas and a missing coqc never certify; the cache records the coqc version, says "hit" (in
+the certificate's volatile facts, never in its report) and refuses a record that does not verify.
 
 Tests that run coqc are skipped, with the reason, when coqc is not on PATH. Within a session the
 results are cached in a temporary $CLCHECK_CACHE, so each script is checked by coqc once.
@@ -63,7 +64,7 @@ def test_merad_facts_are_accepted_by_coq(name):
     assert cert.ok, d.get("output")
     assert cert.method == "coq" and cert.complete
     assert d["coqc_version"].startswith("The Coq Proof Assistant")
-    assert d["cache"] in ("hit", "miss") and d["returncode"] == 0
+    assert cert.volatile["cache"] in ("hit", "miss") and d["returncode"] == 0
     assert d["sha256"] == coq.script_sha256(d["script"])
     assert d["recheck"] == f"coqc -q {d['script_name']}"
     for thm in d["theorems"]:
@@ -129,23 +130,144 @@ def test_admitted_and_axioms_do_not_certify():
     assert not cert.ok and "cheat" in cert.details["reason"]
 
 
+def _record_path(session_cache, cert: Certificate):
+    return session_cache / "coq" / f"{cert.details['sha256']}.json"
+
+
+def _rewrite(path, record: dict, *, checksum: bool) -> None:
+    """Write ``record`` as the cache record at ``path``; ``checksum=True`` recomputes its checksum (the
+    record then verifies unless its fields contradict each other or its key)."""
+    if checksum:
+        record["checksum"] = coq._record_checksum(record)
+    path.write_text(json.dumps(record))
+
+
+def _check(tag: str, *, rejected: bool = False, **kw) -> Certificate:
+    """A one-theorem script over nat (0.1 s of coqc), named by ``tag``; ``rejected``: a false statement."""
+    name = f"small_{tag}"
+    script = SMALL.replace("small", name)
+    if rejected:
+        script = script.replace("0 <= 2 * n", "1 <= 2 * n")
+    return coq.check_script(name, script, [name], "s", "d", **kw)
+
+
+VOLATILE = ("cache", "cache_file", "coqc", "checked_at", "coqc_seconds")
+
+
 @needs_coq
 def test_cache_records_the_version_and_reports_hits(session_cache):
-    first = coq.check_script("small_cached", SMALL.replace("small", "small_cached"), ["small_cached"], "s", "d")
-    second = coq.check_script("small_cached", SMALL.replace("small", "small_cached"), ["small_cached"], "s", "d")
-    assert first.ok and second.ok
-    assert first.details["cache"] == "miss" and second.details["cache"] == "hit"
-    record = json.loads((session_cache / "coq" / f"{first.details['sha256']}.json").read_text())
-    assert record["coqc_version"] == coq.coqc_version() and record["ok"] is True
-    assert second.details["coqc_seconds"] == first.details["coqc_seconds"]  # the original check's time
-    # another coqc version: the record is not reused
-    record["coqc_version"] = "The Coq Proof Assistant, version 0.0"
-    (session_cache / "coq" / f"{first.details['sha256']}.json").write_text(json.dumps(record))
-    third = coq.check_script("small_cached", SMALL.replace("small", "small_cached"), ["small_cached"], "s", "d")
-    assert third.ok and third.details["cache"] == "miss"
-    off = coq.check_script("small_cached", SMALL.replace("small", "small_cached"), ["small_cached"], "s", "d",
-                           use_cache=False)
-    assert off.ok and off.details["cache"] == "disabled"
+    before = coq.compilations()
+    first = _check("cached")
+    second = _check("cached")
+    assert first.ok and second.ok and coq.compilations() == before + 1
+    assert first.volatile["cache"] == "miss" and second.volatile["cache"] == "hit"
+    path = _record_path(session_cache, first)
+    assert second.volatile["cache_file"] == str(path) and second.volatile["coqc"] == coq.coqc_path()
+    record = json.loads(path.read_text())
+    assert record["key"] == {"sha256": first.details["sha256"], "coqc_version": coq.coqc_version(),
+                             "libraries": first.details["libraries"], "print_assumptions": True}
+    assert record["result"]["ok"] is True and record["checksum"] == coq._record_checksum(record)
+    assert second.volatile["coqc_seconds"] == first.volatile["coqc_seconds"]  # the original check's time
+    # another coqc version (the checksum recomputed: only the key differs): the record is not reused
+    record["key"]["coqc_version"] = "The Coq Proof Assistant, version 0.0"
+    _rewrite(path, record, checksum=True)
+    third = _check("cached")
+    assert third.ok and third.volatile["cache"] == "miss" and coq.compilations() == before + 2
+    assert json.loads(path.read_text())["key"]["coqc_version"] == coq.coqc_version()  # rewritten
+    off = _check("cached", use_cache=False)
+    assert off.ok and off.volatile["cache"] == "disabled" and coq.compilations() == before + 3
+
+
+@needs_coq
+def test_a_hit_and_a_miss_give_the_same_report(session_cache):
+    """Nothing volatile in details: the certificate's JSON (its report) is the same whether coqc ran or
+    the cache answered, timings aside; the volatile facts stay on the certificate."""
+    miss, hit = _check("same_report"), _check("same_report")
+    assert (miss.volatile["cache"], hit.volatile["cache"]) == ("miss", "hit")
+    reports = [{k: v for k, v in c.to_json().items() if k != "seconds"} for c in (miss, hit)]
+    assert reports[0] == reports[1]
+    assert "volatile" not in reports[0] and not set(VOLATILE) & set(reports[0]["details"])
+    assert reports[0]["details"]["coqc_version"] == coq.coqc_version() and reports[0]["details"]["libraries"]
+    assert all(k in miss.volatile for k in VOLATILE)
+
+
+@needs_coq
+def test_an_edited_record_is_checked_again(session_cache):
+    """A script Coq rejects, its record edited to ok: true: coqc runs again, the certificate is not ok,
+    and the record is rewritten."""
+    first = _check("edited", rejected=True)
+    assert not first.ok and first.details["reason"] == "Coq rejected the script"
+    path = _record_path(session_cache, first)
+    record = json.loads(path.read_text())
+    assert record["result"]["ok"] is False
+    record["result"]["ok"], record["result"]["reason"] = True, None
+    _rewrite(path, record, checksum=False)
+    before = coq.compilations()
+    again = _check("edited", rejected=True)
+    assert not again.ok and again.volatile["cache"] == "miss" and coq.compilations() == before + 1
+    assert json.loads(path.read_text())["result"]["ok"] is False
+    assert _check("edited", rejected=True).volatile["cache"] == "hit"  # the rewritten record verifies
+    # every field edited to agree with ok: true, but the checksum left as it was
+    record = json.loads(path.read_text())
+    record["result"].update(ok=True, reason=None, returncode=0, assumptions=[], closed=True)
+    _rewrite(path, record, checksum=False)
+    before = coq.compilations()
+    again = _check("edited", rejected=True)
+    assert not again.ok and again.volatile["cache"] == "miss" and coq.compilations() == before + 1
+
+
+@needs_coq
+def test_a_record_whose_fields_contradict_ok_is_checked_again(session_cache):
+    """ok: true with a checksum that matches (recomputed), but the record's own return code (or
+    assumptions, or types) do not give ok: the rule that wrote it is applied again."""
+    first = _check("contradicts", rejected=True)
+    path = _record_path(session_cache, first)
+    original = json.loads(path.read_text())
+    edits = [
+        {"ok": True, "reason": None},                                                    # returncode != 0
+        {"ok": True, "reason": None, "returncode": 0, "assumptions": ["cheat"]},          # an axiom outside
+        {"ok": True, "reason": None, "returncode": 0, "assumptions": [], "closed": False},  # nothing printed
+        {"ok": True, "reason": None, "returncode": 0.0, "assumptions": [], "closed": True},  # wrong types,
+        {"ok": True, "reason": None, "returncode": 0, "assumptions": [], "closed": "yes"},  # whose values
+        {"ok": 1, "reason": None, "returncode": 0, "assumptions": [], "closed": True},      # would pass
+    ]
+    for edit in edits:
+        record = json.loads(json.dumps(original))
+        record["result"].update(edit)
+        _rewrite(path, record, checksum=True)
+        before = coq.compilations()
+        again = _check("contradicts", rejected=True)
+        assert not again.ok and again.volatile["cache"] == "miss", edit
+        assert coq.compilations() == before + 1, edit
+    # the rule itself: the same fields with ok consistent do verify (so the edits above are what failed)
+    _rewrite(path, json.loads(json.dumps(original)), checksum=True)
+    assert _check("contradicts", rejected=True).volatile["cache"] == "hit"
+
+
+@needs_coq
+def test_a_record_copied_over_another_scripts_file_is_checked_again(session_cache):
+    good, bad = _check("copy_good"), _check("copy_bad", rejected=True)
+    assert good.ok and not bad.ok
+    _record_path(session_cache, bad).write_text(_record_path(session_cache, good).read_text())
+    before = coq.compilations()
+    again = _check("copy_bad", rejected=True)
+    assert not again.ok and again.volatile["cache"] == "miss" and coq.compilations() == before + 1
+    assert json.loads(_record_path(session_cache, bad).read_text())["key"]["sha256"] == bad.details["sha256"]
+
+
+@needs_coq
+def test_a_truncated_or_old_record_is_checked_again(session_cache):
+    first = _check("truncated")
+    path = _record_path(session_cache, first)
+    text = path.read_text()
+    old_format = {"sha256": first.details["sha256"], "coqc_version": coq.coqc_version(),
+                  "libraries": first.details["libraries"], "ok": True, "returncode": 0, "assumptions": []}
+    for broken in (text[: len(text) // 2], text.replace('"format": 2', '"format": 1'), json.dumps(old_format)):
+        path.write_text(broken)
+        before = coq.compilations()
+        again = _check("truncated")
+        assert again.ok and again.volatile["cache"] == "miss" and coq.compilations() == before + 1
+        assert json.loads(path.read_text())["checksum"]  # rewritten whole
 
 
 @needs_coq
@@ -161,7 +283,8 @@ def test_without_coqc_the_step_stays_tested(monkeypatch):
     cert = merad.lse_max_bounds_coq()
     assert not cert.ok
     assert cert.details["reason"] == coq.NOT_FOUND == "coqc not found: the step stays tested"
-    assert cert.details["cache"] == "not used"  # a cached success is not a proof without coqc
+    assert cert.volatile["cache"] == "not used"  # a cached success is not a proof without coqc
+    assert "cache" not in cert.details and "cache" not in cert.to_json()["details"]
     assert "Theorem lse_max_bounds" in cert.details["script"]  # kept for checking by hand
     _dumps(cert)
 
