@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 from typer.testing import CliRunner
@@ -39,23 +39,37 @@ def files(out: Path) -> dict[str, bytes]:
             if p.is_file() and p.name not in ("report.json", "report.md")}
 
 
-def compiled_coq(obj: Any) -> bool:
-    """Whether the report ran coqc itself (a certificate whose Coq cache said "miss")."""
-    if isinstance(obj, dict):
-        return obj.get("cache") == "miss" or any(compiled_coq(v) for v in obj.values())
-    return isinstance(obj, list) and any(compiled_coq(v) for v in obj)
+def compiled_coq(run: Callable[[], dict[str, Any]]) -> tuple[dict[str, Any], bool]:
+    """``run()``'s report and whether it ran coqc itself: a compilation counted in this process
+    (``numerics.coq.compilations``) or a Coq cache record written (by a worker process too). The
+    report no longer says whether the cache answered (that is not in certificates' details)."""
+    from numerics import coq
+
+    def records() -> dict[str, int]:
+        folder = coq.cache_dir()
+        return {p.name: p.stat().st_mtime_ns for p in folder.glob("*.json")} if folder.is_dir() else {}
+
+    count, before = coq.compilations(), records()
+    report = run()
+    return report, coq.compilations() != count or records() != before
 
 
 @pytest.fixture(scope="module")
 def sequential(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
-    """The --jobs 1 report, taken with the Coq cache warm: on a cold cache the first audit compiles
-    the scripts (its certificates say "miss", and every later audit's "hit"), so it is taken again."""
+    """The --jobs 1 report. When its audit compiled Coq scripts (a cold cache), a second audit on the
+    warm cache must give the same report: a report holds no cache state."""
     out = tmp_path_factory.mktemp("jobs1")
-    report = audit(out, "--jobs", "1")
-    if compiled_coq(report):
-        out = tmp_path_factory.mktemp("jobs1")
-        report = audit(out, "--jobs", "1")
+    report, compiled = compiled_coq(lambda: audit(out, "--jobs", "1"))
+    if compiled:
+        assert audit(tmp_path_factory.mktemp("jobs1warm"), "--jobs", "1") == report
     return report, out
+
+
+def test_a_report_names_no_absolute_path_and_no_cache_state(sequential: tuple[dict[str, Any], Path]) -> None:
+    _, out = sequential
+    text = (out / "report.json").read_text()
+    for fragment in (str(out), str(Path.home()), "/usr/bin", '"hit"', '"miss"', "cache_file"):
+        assert fragment not in text, fragment
 
 
 def test_jobs_2_gives_the_report_of_jobs_1(sequential: tuple[dict[str, Any], Path], tmp_path: Path) -> None:
@@ -80,6 +94,7 @@ class FakeRay:
     def __init__(self) -> None:
         self.init_kwargs: dict[str, Any] | None = None
         self.stopped = False
+        self.options: dict[str, Any] = {}
 
     def is_initialized(self) -> bool:
         return self.init_kwargs is not None
@@ -87,7 +102,10 @@ class FakeRay:
     def init(self, **kwargs: Any) -> None:
         self.init_kwargs = kwargs
 
-    def remote(self, fn: Any) -> Any:
+    def remote(self, fn: Any = None, **options: Any) -> Any:
+        if fn is None:  # ray.remote(max_retries=0)(fn)
+            self.options = options
+            return lambda f: self.remote(f)
         return type("Remote", (), {"remote": staticmethod(lambda task: fn(task))})
 
     def wait(self, pending: list[Any], num_returns: int) -> tuple[list[Any], list[Any]]:
@@ -107,10 +125,27 @@ def test_a_local_ray_instance_gets_jobs_cpus_and_a_cluster_its_own(monkeypatch: 
 
     fake = FakeRay()
     monkeypatch.setitem(sys.modules, "ray", fake)
-    monkeypatch.setattr(runner, "run_task", lambda task: (task, task * 2))
+    monkeypatch.setattr(runner, "run_guarded_task", lambda task: (task, task * 2))
     assert list(runner.run_ray([1, 2], address, 3)) == [(1, 2), (2, 4)]
     assert fake.init_kwargs is not None and fake.init_kwargs["num_cpus"] == cpus
     assert fake.init_kwargs["address"] == address and fake.stopped
+    assert fake.options == {"max_retries": 0}  # a task whose worker dies is an error, never run again
+
+
+def test_a_ray_task_whose_worker_died_is_that_claims_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from theorems.engine.budget import PROFILES
+    from theorems.frontend import runner
+
+    class CrashingRay(FakeRay):
+        def get(self, ref: Any) -> Any:
+            raise RuntimeError("WorkerCrashedError: the worker died unexpectedly")
+
+    monkeypatch.setitem(sys.modules, "ray", CrashingRay())
+    monkeypatch.setattr(runner, "run_guarded_task", lambda task: (task, None))
+    job = runner.Job("merad.tau_plus", PROFILES["quick"], 3)
+    [(task, (result, files))] = list(runner.run_ray([job], None, 1))
+    assert task is job and files == {} and result.verdict.value == "error" and result.seed == 3
+    assert result.id == "merad.tau_plus" and "worker died" in result.reason
 
 
 def test_jobs_with_a_cluster_address_is_a_named_error(tmp_path: Path) -> None:
@@ -132,7 +167,7 @@ def _fail(path: str) -> None:
 
 def test_prerequisites_are_kept_once_per_key_and_run_longest_first(tmp_path: Path) -> None:
     from theorems.engine.prerequisite import Prerequisite, unique
-    from theorems.frontend.runner import Job, queue, run_local
+    from theorems.frontend.runner import Job, Shared, queue, run_local
     from theorems.engine.budget import PROFILES
 
     a = Prerequisite("a", _fill, (str(tmp_path / "a"),), cost=1.0)
@@ -140,10 +175,10 @@ def test_prerequisites_are_kept_once_per_key_and_run_longest_first(tmp_path: Pat
     shared = unique([a, b, Prerequisite("a", _fail, ("other",), cost=9.0)])  # the first "a" is kept
     assert [p.key for p in shared] == ["a", "b"] and shared[0].fn is _fill
     jobs = [Job("x.short", PROFILES["quick"], 0, cost=1.0), Job("x.long", PROFILES["quick"], 0, cost=7.0)]
-    order = queue(jobs, shared)
+    order = queue(jobs, [Shared(p) for p in shared])
     assert [getattr(t, "key", None) or t.claim_id for t in order] == ["b", "a", "x.long", "x.short"]
     bad = Prerequisite("bad", _fail, (str(tmp_path / "c"),))
-    outcomes = dict((t.key, r) for t, r in run_local([*shared, bad], 2))
+    outcomes = dict((t.key, r) for t, r in run_local([Shared(p) for p in [*shared, bad]], 2))
     assert outcomes["a"] is None and outcomes["b"] is None and "cannot train" in outcomes["bad"]
     assert (tmp_path / "a").read_text() == (tmp_path / "b").read_text() == "done"
 

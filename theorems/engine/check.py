@@ -15,15 +15,12 @@ An :class:`ExperimentClaim` runs its experiment; an :class:`UnencodableClaim` re
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
-import signal
-import threading
 import time
 import traceback
 from pathlib import Path
-from typing import Any, Iterator
+
 from numerics.certificate import Certificate, timed
 from theorems.engine.budget import PROFILES, Budget
 from theorems.engine.claim import (AnyClaim, ClaimBase, ExperimentClaim, RunContext, StatementClaim,
@@ -33,13 +30,9 @@ from theorems.engine.search import adversarial_search, exhaustive_search, random
 from theorems.engine.shrink import shrink
 from theorems.engine.tolerance import is_violation
 from theorems.engine.informative import RANGE_RULE
+from theorems.engine.limits import Interrupted, TimeLimitExceeded, ctrl_c_is_interrupted, short_path, time_limit
 from theorems.engine.verdict import UNDECIDED, ClaimResult, Extremes, PartStatus, Verdict
 from theorems.engine.witness import recorded_witness, recorded_witness_path, replay, witness_json, write_witness
-
-
-class ClaimTimeout(BaseException):
-    """The claim's time limit passed (a BaseException, so that no search library mistakes it for
-    a failing example and keeps going)."""
 
 
 def check_claim(claim: AnyClaim, budget: Budget | None = None, seed: int = 0,
@@ -48,62 +41,61 @@ def check_claim(claim: AnyClaim, budget: Budget | None = None, seed: int = 0,
     """Run every check on ``claim`` and return its verdict with the evidence.
 
     Nothing a claim's check raises escapes: an exception (a quantity that raises, a backend
-    without a function, a certificate or an experiment that crashes) or the time limit
-    ``timeout`` (seconds) gives the verdict ``error`` with the exception and where it happened.
+    without a function, a certificate or an experiment that crashes), the claim's own
+    ``sys.exit`` or ``KeyboardInterrupt``, or the time limit ``timeout`` (seconds) gives the
+    verdict ``error`` with the exception and where it happened. Only a real Ctrl-C or SIGTERM
+    (:class:`~theorems.engine.limits.Interrupted`) passes through.
     """
     budget = budget or PROFILES["audit"]
     start = time.perf_counter()
-    result = ClaimResult(id=claim.id, kind=claim.kind.value, source=str(claim.source),
-                         statement=claim.statement_text(), verdict=Verdict.UNTESTED, seed=seed)
+    result = blank_result(claim, seed)
     try:
-        with _time_limit(timeout):
+        with ctrl_c_is_interrupted(), time_limit(timeout, "the claim"):
             _check(claim, result, budget, RunContext(seed, budget.quick, artifact_dir), witness_dir)
-    except (Exception, ClaimTimeout) as exc:  # isolation: one broken claim never sinks an audit
-        _failed(result, exc, timeout)
+    except Interrupted:
+        raise
+    except (Exception, SystemExit, KeyboardInterrupt, TimeLimitExceeded) as exc:  # one broken claim never sinks an audit
+        _failed(result, exc)
     result.seconds = time.perf_counter() - start
     return result
 
 
-@contextlib.contextmanager
-def _time_limit(seconds: float | None) -> Iterator[None]:
-    """Raise ClaimTimeout after ``seconds`` (wall clock; main thread only, else no limit)."""
-    if not seconds or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def expire(signum: int, frame: Any) -> None:
-        raise ClaimTimeout(f"the claim's time limit of {seconds:g} s passed")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+def blank_result(claim: AnyClaim, seed: int) -> ClaimResult:
+    """The result of ``claim`` before anything is checked (verdict untested)."""
+    return ClaimResult(id=claim.id, kind=claim.kind.value, source=str(claim.source),
+                       statement=claim.statement_text(), verdict=Verdict.UNTESTED, seed=seed)
 
 
-def _failed(result: ClaimResult, exc: BaseException, timeout: float | None) -> None:
-    """Record an exception as the verdict ``error``, naming it and the innermost frame it came from."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    where = ""
-    if frames:
-        last = frames[-1]
-        where = f" at {_short_path(last.filename)}:{last.lineno} (in {last.name})"
+def error_result(claim: AnyClaim, seed: int, reason: str) -> ClaimResult:
+    """The verdict ``error`` for a check that could not report itself (its worker process died or was
+    stopped past its time limit): ``reason`` says what happened."""
+    result = blank_result(claim, seed)
+    _error(result, reason)
+    return result
+
+
+def _failed(result: ClaimResult, exc: BaseException) -> None:
+    """Record an exception as the verdict ``error``, naming it and where it happened: the innermost
+    frame it came from (for a time limit, the frame that was running when it fired)."""
+    if isinstance(exc, TimeLimitExceeded):
+        what, where = f"timeout: {exc}", exc.where
+    else:
+        frames = traceback.extract_tb(exc.__traceback__)
+        where = f"{short_path(frames[-1].filename)}:{frames[-1].lineno} (in {frames[-1].name})" if frames else ""
+        if isinstance(exc, SystemExit):
+            what = f"SystemExit: the claim's code called sys.exit({exc.code!r})"
+        elif isinstance(exc, KeyboardInterrupt):
+            what = "KeyboardInterrupt raised by the claim's code (not a Ctrl-C)"
+        else:
+            what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    _error(result, what + (f" at {where}" if where else ""))
+
+
+def _error(result: ClaimResult, reason: str) -> None:
     result.verdict = Verdict.ERROR
-    kind = "timeout" if isinstance(exc, ClaimTimeout) else type(exc).__name__
-    result.reason = f"{kind}: {exc}{where}"
+    result.reason = reason
     result.expected = False
     result.expected_note = "the check failed with an error: the claim was not checked"
-
-
-def _short_path(filename: str) -> str:
-    for root in (Path.cwd(), Path(__file__).resolve().parents[2]):
-        try:
-            return str(Path(filename).resolve().relative_to(root))
-        except ValueError:
-            continue
-    return filename
 
 
 @functools.singledispatch
@@ -200,6 +192,10 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
     elif tracker.examples + tracker.adversarial > 0:
         result.verdict = Verdict.UNTESTED
         result.reason = "every subject tried was uninformative: " + _trivial_summary(tracker)
+    elif tracker.rejected == 0:
+        result.verdict = Verdict.UNTESTED
+        result.reason = (f"nothing was drawn: the budget gives {budget.examples} random examples and "
+                         f"{budget.adversarial_starts} adversarial starts, and no family lists fixed subjects")
     else:
         result.verdict = Verdict.UNTESTED
         result.reason = "no drawn subject satisfied the hypotheses"

@@ -13,16 +13,19 @@ registers only claims under it, so a selection by id or prefix imports just the 
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import math
 import os
 import sys
 from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from theorems.engine.claim import AnyClaim, ClaimBase
 from theorems.engine.errors import ClaimError, PluginError
+from theorems.engine.limits import TimeLimitExceeded, time_limit
 
 ENTRY_POINT_GROUP = "clcheck.claims"
 PLUGINS_VARIABLE = "CLCHECK_PLUGINS"
@@ -142,15 +145,56 @@ def _plugin_names(prefixes: Iterable[str] | None) -> dict[str, str | None]:
     return names
 
 
+def registered_plugins() -> dict[str, str | None]:
+    """Every plugin module this installation knows -- the ``clcheck.claims`` entry points and the
+    ``CLCHECK_PLUGINS`` modules -- with its entry-point name (None for a ``CLCHECK_PLUGINS`` one).
+    Nothing is imported: a data file (a witness) may only name one of these."""
+    return _plugin_names(None)
+
+
+#: how long importing one plugin module may take (seconds): a plugin that hangs at import is a named
+#: error, not a hung command. ``CLCHECK_IMPORT_TIMEOUT`` overrides it; ``clcheck audit --claim-timeout``
+#: lowers it to the claim's limit
+IMPORT_SECONDS = 300.0
+_IMPORT_LIMIT: list[float] = []
+
+
+@contextlib.contextmanager
+def import_time_limit(seconds: float | None) -> Iterator[None]:
+    """Inside, importing one plugin may take at most ``seconds`` (None: the default)."""
+    _IMPORT_LIMIT.append(seconds or _import_seconds())
+    try:
+        yield
+    finally:
+        _IMPORT_LIMIT.pop()
+
+
+def _import_seconds() -> float:
+    if _IMPORT_LIMIT:
+        return _IMPORT_LIMIT[-1]
+    try:
+        value = float(os.environ.get("CLCHECK_IMPORT_TIMEOUT") or IMPORT_SECONDS)
+    except ValueError:
+        raise PluginError(f"CLCHECK_IMPORT_TIMEOUT={os.environ['CLCHECK_IMPORT_TIMEOUT']!r} is not a number of "
+                          "seconds") from None
+    return value if math.isfinite(value) and value > 0 else IMPORT_SECONDS
+
+
 def import_plugin(module: str, entry_point: str | None = None) -> None:
-    """Import one plugin module (its claims register themselves); a failure names the module.
-    ``entry_point`` is the name it is advertised under: it may register only claims with that prefix."""
+    """Import one plugin module (its claims register themselves) within the import time limit; a
+    failure names the module. ``entry_point`` is the name it is advertised under: it may register
+    only claims with that prefix."""
+    seconds = _import_seconds()
     _IMPORTED.add(module)
     _LOADING.append((module, entry_point))
     try:
-        importlib.import_module(module)
+        with time_limit(seconds, f"importing plugin {module!r}"):
+            importlib.import_module(module)
     except ClaimError:
         raise
+    except TimeLimitExceeded as exc:
+        raise PluginError(f"plugin module {module!r} did not finish importing within {seconds:g} s "
+                          f"(it was at {exc.where})") from None
     except Exception as exc:
         raise PluginError(f"plugin module {module!r} could not be imported: {type(exc).__name__}: {exc}") from exc
     finally:
@@ -183,18 +227,23 @@ def _prefixes(ids: Iterable[str]) -> set[str]:
 
 
 def all_claims(papers: list[str] | None = None, ids: list[str] | None = None) -> list[AnyClaim]:
-    """Registered claims, optionally filtered by id prefix (``--paper``) or exact ids (then only the
-    plugins of the papers they name are imported)."""
+    """Registered claims: all of them, or the union of those under the id prefixes ``papers``
+    (``--paper``) and those named in ``ids`` (``--claim``); only the plugins of the papers they name
+    are imported. An unknown id is a KeyError naming it."""
     load_plugins(_prefixes([*(papers or []), *(ids or [])]) if papers or ids else None)
     claims = sorted(_CLAIMS.values(), key=lambda c: c.id)
-    if papers:
-        claims = [c for c in claims if _in(c.id, papers)]
-    if ids:
-        unknown = sorted(set(ids) - set(_CLAIMS))
-        if unknown:
-            raise KeyError(f"unknown claim id(s): {', '.join(unknown)}; `clcheck list` shows the registered ids")
-        claims = [c for c in claims if c.id in ids]
-    return claims
+    if not papers and not ids:
+        return claims
+    unknown = sorted(set(ids or ()) - set(_CLAIMS))
+    if unknown:
+        raise KeyError(f"unknown claim id(s): {', '.join(unknown)}; `clcheck list` shows the registered ids")
+    return [c for c in claims if (papers and _in(c.id, papers)) or c.id in (ids or ())]
+
+
+def unknown_prefixes(papers: Iterable[str]) -> list[str]:
+    """The prefixes among ``papers`` that no registered claim id starts with."""
+    load_plugins(_prefixes(papers))
+    return [p for p in papers if not any(_in(c, [p]) for c in _CLAIMS)]
 
 
 def get(claim_id: str) -> AnyClaim:
