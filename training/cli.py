@@ -12,8 +12,10 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from numerics.errors import AssumptionError
+
 from training.names import DATA_NAMES, ENCODER_KINDS, LOSS_NAMES
 
 
@@ -25,7 +27,7 @@ def train_command(
     batch: Annotated[int, typer.Option(help="batch size B (ignored for data=triplets: full batch)")] = 128,
     n_negatives: Annotated[int, typer.Option(help="negatives N per anchor in (6)")] = 32,
     lr: Annotated[float, typer.Option(help="learning rate")] = 1e-3,
-    seed: Annotated[int, typer.Option(help="seed of init, batches and augmentations")] = 0,
+    seed: Annotated[int, typer.Option(min=0, max=2**32 - 1, help="seed of init, batches and augmentations")] = 0,
     device: Annotated[str, typer.Option(help="auto, cpu, cuda or cuda:N")] = "auto",
     out: Annotated[str, typer.Option(help="checkpoint directory")] = "runs/train",
     resume: Annotated[Optional[str], typer.Option(
@@ -36,11 +38,9 @@ def train_command(
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
 ) -> Optional[Path]:
     """Train an encoder contrastively and print where the checkpoint went."""
-    import torch
-
     from training.device import configure_process
     from training.encoders import EncoderConfig
-    from training.loop import TrainConfig, config_from_dict, train
+    from training.loop import TrainConfig, config_from_dict, load_checkpoint, train
 
     configure_process()
     console = Console()
@@ -48,7 +48,7 @@ def train_command(
         if resume is not None:
             # a resumed run keeps the checkpoint's configuration; only the step budget, the
             # output directory and the device come from the command line
-            saved = torch.load(resume, map_location="cpu", weights_only=True)["config"]
+            saved = load_checkpoint(resume)["config"]
             config = replace(config_from_dict(saved), steps=steps, out_dir=out, device=device)
         else:
             config = TrainConfig(
@@ -57,9 +57,9 @@ def train_command(
                 optimizer=optimizer or ("sgd" if loss == "triplet" else "adam"),
                 seed=seed, device=device, data=data, augment=augment, out_dir=out)
         result = train(config, resume_from=resume, progress=progress)
-    except AssumptionError as exc:
-        console.print(f"[red]{exc}[/red]")
-        raise typer.Exit(2)
+    except AssumptionError as exc:  # a bad checkpoint or option: one line naming it, exit 2
+        console.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True, highlight=False)
+        raise typer.Exit(2) from None
     last = result.history[-1] if result.history else {}
     console.print(f"trained {config.encoder.kind} with loss={config.loss} for {config.steps} steps "
                   f"(seed {config.seed}); final loss {last.get('loss', float('nan')):.6g}")

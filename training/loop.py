@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import math
 import time
 from dataclasses import asdict, dataclass, field, fields
@@ -25,7 +26,8 @@ import torch
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from torch import nn
 
-from numerics.errors import AssumptionError
+from numerics.bounded_read import read_regular_file
+from numerics.errors import AssumptionError, InputFileError
 from numerics.files import atomic_path
 from training import losses
 from training.data import LatentClassSampler, augment, fixed_triplets, load_digits_data, synthetic_latent_classes, views
@@ -352,7 +354,7 @@ def _train(config: TrainConfig, device: torch.device, on_log: OnLog | None, resu
 
 def load_encoder(checkpoint: str | Path | dict[str, Any], device: str = "cpu") -> tuple[nn.Module, TrainConfig]:
     """The encoder (eval mode, on ``device``) and the TrainConfig saved in a checkpoint."""
-    state = checkpoint if isinstance(checkpoint, dict) else _load(Path(checkpoint))
+    state = checkpoint if isinstance(checkpoint, dict) else load_checkpoint(checkpoint)
     config = config_from_dict(state["config"])
     encoder = build_encoder(config.encoder)
     encoder.load_state_dict(state["state_dict"])
@@ -395,16 +397,39 @@ def _write(out: Path, step: int, state: dict[str, Any]) -> Path:
     return out / "last.pt"
 
 
-def _load(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        raise AssumptionError(f"checkpoint {str(path)!r} does not exist")
-    return torch.load(path, map_location="cpu", weights_only=True)
+MAX_CHECKPOINT_BYTES = 2**30  # the encoders here save a few MB; a file past 1 GiB is not one of ours
+CHECKPOINT_FIELDS = ("config", "state_dict", "optimizer", "scaler", "step", "history", "rng")
+
+
+def load_checkpoint(path: str | Path) -> dict[str, Any]:
+    """A checkpoint written by :func:`train`, or an AssumptionError naming the file and what is wrong
+    with it (missing, not a regular file, too large, truncated or not a checkpoint, fields missing,
+    a configuration this version cannot read)."""
+    try:
+        data = read_regular_file(path, MAX_CHECKPOINT_BYTES, "checkpoint")
+    except InputFileError as exc:
+        raise AssumptionError(str(exc)) from None
+    try:
+        state = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    except Exception as exc:  # noqa: BLE001 - random bytes, a truncated zip, a pickle weights_only refuses
+        first = str(exc).strip().splitlines()[0].split(". ")[0][:160] if str(exc).strip() else ""
+        raise AssumptionError(f"checkpoint {str(path)!r} cannot be read (truncated, or not a checkpoint): "
+                              f"{type(exc).__name__}: {first}") from None
+    missing = [k for k in CHECKPOINT_FIELDS if not isinstance(state, dict) or k not in state]
+    if missing:
+        raise AssumptionError(f"checkpoint {str(path)!r} is not a clcheck training checkpoint: it lacks "
+                              f"{', '.join(missing)}")
+    try:
+        config_from_dict(state["config"])
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        raise AssumptionError(f"checkpoint {str(path)!r} holds a configuration this version cannot read: {exc}") from None
+    return state
 
 
 def _restore(path: Path, config: TrainConfig, encoder: nn.Module, optimizer: torch.optim.Optimizer,
              scaler: torch.amp.GradScaler, batches: _Batches) -> tuple[int, list[dict[str, Any]]]:
     """Load parameters, optimizer, scaler and RNG states; return (step, history without its final entry)."""
-    state = _load(path)
+    state = load_checkpoint(path)
     saved = config_from_dict(state["config"])
     differ = [f for f in RESUME_FIELDS if getattr(saved, f) != getattr(config, f)]
     if differ:

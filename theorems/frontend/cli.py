@@ -7,13 +7,12 @@ problem, with exit code 2; ``--debug`` shows the traceback instead.
 
 from __future__ import annotations
 
-import contextlib
 import functools
+import math
 import os
-import signal
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, List, Optional
+from typing import Any, Callable, Iterable, List, Optional
 
 import typer
 from rich.console import Console
@@ -32,6 +31,8 @@ VERDICT_STYLE = {"proved": "bold green", "consistent": "green", "refuted": "bold
                  "error": "bold red"}
 EXIT_USER_ERROR = 2
 EXIT_INTERNAL_ERROR = 3
+MAX_SEED = 2**32 - 1  # every derived seed (1000 s + i for training, s * 1000 + start for torch) stays < 2**64
+MAX_TIMEOUT = 10**6  # seconds (11 days): a finite limit the alarm timer accepts
 
 
 _STATE = {"debug": bool(os.environ.get("CLCHECK_DEBUG"))}
@@ -81,12 +82,25 @@ def _progress() -> Progress:
 
 
 def _select(paper: Optional[List[str]], claim: Optional[List[str]]) -> list:
-    from theorems.engine.registry import all_claims
+    """The claims under the ``--paper`` prefixes and those named by ``--claim`` (a union); an unknown
+    prefix or id is a named error, the same for every command."""
+    from theorems.engine.registry import all_claims, unknown_prefixes
 
+    unknown = unknown_prefixes(paper or [])
+    if unknown:
+        raise KeyError(f"no registered claim has the prefix {', '.join(map(repr, unknown))}; "
+                       "`clcheck list` shows the registered ids")
     claims = all_claims(papers=paper, ids=claim)
     if not claims:
         raise KeyError("no registered claim matches the selection; `clcheck list` shows the registered ids")
     return claims
+
+
+def _seconds(option: str, value: Optional[float]) -> Optional[float]:
+    """A finite, positive number of seconds (or None)."""
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{option} {value}: give a finite number of seconds")
+    return value
 
 
 def _budget(profile: str, budget: Optional[int], starts: Optional[int], steps: Optional[int]):  # noqa: ANN202
@@ -100,15 +114,16 @@ def _budget(profile: str, budget: Optional[int], starts: Optional[int], steps: O
 def audit(
     claim: Optional[List[str]] = typer.Option(None, "--claim", help="claim id (repeatable)"),
     paper: Optional[List[str]] = typer.Option(None, "--paper", help="id prefix, e.g. merad (repeatable)"),
-    seed: int = typer.Option(0, "--seed", min=0, help="seed of every random choice (stated in the report)"),
+    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="seed of every random choice (stated in the report)"),
     profile: str = typer.Option("audit", "--profile", help="search depth: quick, audit or deep"),
     budget: Optional[int] = typer.Option(None, "--budget", min=0, help="random examples per claim (overrides the profile)"),
     adversarial_starts: Optional[int] = typer.Option(None, "--adversarial-starts", min=0,
                                                      help="gradient-ascent starts per family"),
     adversarial_steps: Optional[int] = typer.Option(None, "--adversarial-steps", min=0, help="steps per start"),
     out: Path = typer.Option(Path("audit-report"), "--out", help="directory for report.md / report.json"),
-    claim_timeout: Optional[float] = typer.Option(None, "--claim-timeout", min=1,
-                                                  help="seconds per claim; past it the claim's verdict is error"),
+    claim_timeout: Optional[float] = typer.Option(None, "--claim-timeout", min=1, max=MAX_TIMEOUT,
+                                                  help="seconds per claim (and per shared training run); past it the "
+                                                       "claim's verdict is error"),
     jobs: Optional[int] = typer.Option(None, "--jobs", min=1, help="parallel processes (default: all cores); with "
                                        "--executor ray, the CPUs of the local Ray instance"),
     executor: str = typer.Option("local", "--executor", help="local (processes on this machine) or ray"),
@@ -117,12 +132,15 @@ def audit(
 ) -> None:
     """Check every selected claim; write report.md, report.json and witnesses/; exit 1 on any unexpected verdict.
 
-    Ctrl-C (or SIGTERM) writes the reports of the claims finished so far, marked partial, and
-    exits 130 (143)."""
+    Every claim runs in a worker process (``--jobs`` of them): a claim that exits, kills its worker
+    or hangs past its time limit gets the verdict error and the rest goes on. Ctrl-C (or SIGTERM)
+    writes the reports of the claims finished so far, marked partial, and exits 130 (143)."""
+    from theorems.engine.limits import Interrupted, interrupts_raise
     from theorems.engine.prerequisite import prerequisites_of
+    from theorems.engine.registry import import_time_limit
     from theorems.engine.witness import write_witness
     from theorems.frontend import schedule
-    from theorems.frontend.report import write_reports
+    from theorems.frontend.report import clear_previous, write_reports
     from theorems.frontend.runner import Job, default_jobs, execute, write_files
     from training.device import configure_process, deterministic_kernels
 
@@ -130,8 +148,13 @@ def audit(
         raise ValueError(f"--executor {executor!r}: use local or ray")
     if address is not None and jobs is not None:
         raise ValueError("--jobs with --address: the cluster's resources decide how many tasks run at once")
-    claims = _select(paper, claim)
+    _seconds("--claim-timeout", claim_timeout)
+    with import_time_limit(claim_timeout):  # a plugin that hangs at import is a named error
+        claims = _select(paper, claim)
     plan = _budget(profile, budget, adversarial_starts, adversarial_steps)
+    if executor == "ray":
+        _require_ray()
+    clear_previous(out)  # witnesses of an earlier audit and temporaries a killed one left
     configure_process()
     processes = jobs or default_jobs()
     deterministic_kernels()  # here once: forked workers inherit it, and no claim's time limit pays for it
@@ -139,7 +162,7 @@ def audit(
     shared = (p for c in claims for p in prerequisites_of(c, plan.quick, seed))  # listed only if run in parallel
     results = []
     interrupted: int | None = None
-    with _terminate_as_interrupt(), _progress() as progress:
+    with interrupts_raise(), _progress() as progress:
         task = progress.add_task("auditing", total=len(claims))
 
         def collect(result: Any, files: dict[str, bytes]) -> None:
@@ -156,8 +179,8 @@ def audit(
 
         try:
             execute([Job(c.id, plan, seed, claim_timeout, cost=expected[c.id]) for c in claims], executor,
-                    processes, address, collect, shared, trained)
-        except _Interrupted as stop:
+                    processes, address, collect, shared, trained, prerequisite_timeout=claim_timeout)
+        except Interrupted as stop:
             interrupted = stop.code
     planned = [c.id for c in claims]
     results.sort(key=lambda r: planned.index(r.id))  # a parallel audit finishes in its own order
@@ -185,27 +208,18 @@ def _exit_on_gate(results: Iterable[Any], strict: bool) -> None:
         raise typer.Exit(1)
 
 
-class _Interrupted(KeyboardInterrupt):
-    """Ctrl-C or SIGTERM during an audit (a KeyboardInterrupt: no claim's isolation and no search
-    library catches it)."""
+def _require_ray() -> None:
+    """--executor ray without Ray installed is a user error, said before anything runs."""
+    import importlib.util
 
-    def __init__(self, code: int) -> None:
-        super().__init__(code)
-        self.code = code
+    from theorems.engine.errors import ExecutorUnavailable
 
-
-@contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """SIGINT -> exit 130, SIGTERM -> exit 143, both raised as _Interrupted in the audit loop."""
-    def stop(signum: int, frame: Any) -> None:
-        raise _Interrupted(128 + signum)
-
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+        found = importlib.util.find_spec("ray") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise ExecutorUnavailable("--executor ray needs Ray, which is not installed: pip install 'clcheck[ray]'")
 
 
 _GATE_TEXT = {"pass": "yes", "undecided": "[yellow]undecided[/yellow]", "fail": "[red]NO[/red]"}
@@ -235,17 +249,21 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
 
     from theorems.engine.claim import StatementClaim
     from theorems.engine.errors import WitnessError
-    from theorems.engine.registry import get, import_plugin
+    from theorems.engine.registry import get, registered_plugins
     from theorems.engine.witness import read_witness, replay as replay_witness
 
     data = read_witness(witness)
     plugin = data.get("plugin")
-    if plugin:
-        import_plugin(str(plugin))
+    # a witness is data: it may name only a plugin this installation registers (or a module inside one),
+    # and nothing is imported from that name: the claim's own plugin is loaded by the claim's prefix
+    known = registered_plugins()
+    if plugin is not None and not any(plugin == m or str(plugin).startswith(m + ".") for m in known):
+        raise WitnessError(f"the witness names the plugin module {plugin!r}, which is not a registered plugin "
+                           "(a clcheck.claims entry point or a CLCHECK_PLUGINS module): nothing was imported")
     try:
-        claim = get(str(data["claim"]))
+        claim = get(data["claim"])
     except KeyError:
-        hint = (f"its plugin {plugin!r} was imported but does not register it" if plugin else
+        hint = (f"its plugin {plugin!r} does not register it" if plugin else
                 "the witness does not name its plugin: load it with CLCHECK_PLUGINS=<module>")
         raise WitnessError(f"the witness is of claim {data['claim']!r}, which is not registered ({hint})") from None
     if not isinstance(claim, StatementClaim):
@@ -269,7 +287,7 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
 @_command
 def proofs(
     paper: Optional[List[str]] = typer.Option(None, "--paper", help="id prefix of the proofs to check"),
-    seed: int = typer.Option(0, "--seed", min=0),
+    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED),
     profile: str = typer.Option("quick", "--profile", help="search depth: quick, audit or deep"),
     budget: Optional[int] = typer.Option(None, "--budget", min=0, help="random examples per claim and per step"),
     out: Path = typer.Option(Path("audit-report"), "--out"),
@@ -282,6 +300,8 @@ def proofs(
     from theorems.frontend import proof_run as pr
     from training.device import configure_process, deterministic_kernels
 
+    if paper:
+        _select(paper, None)  # an unknown prefix is the same named error as in audit and list
     plan = _budget(profile, budget, None, None)
     configure_process()
     deterministic_kernels()
@@ -334,7 +354,7 @@ def list_claims(paper: Optional[List[str]] = typer.Option(None, "--paper")) -> N
     table = Table(title="registered claims")
     for col in ("id", "kind", "source", "statement"):
         table.add_column(col, overflow="fold")
-    for c in all_claims(papers=paper):
+    for c in (_select(paper, None) if paper else all_claims()):
         table.add_row(c.id, c.kind.value, str(c.source), c.statement_text())
     console.print(table)
     console.print("papers: " + "; ".join(f"{p.prefix} ({p.module})" for p in papers()))
@@ -346,7 +366,7 @@ def check_family(
     claim: Optional[List[str]] = typer.Option(None, "--claim", help="claim id (repeatable)"),
     paper: Optional[List[str]] = typer.Option(None, "--paper", help="id prefix (repeatable)"),
     draws: int = typer.Option(3, "--draws", min=1, help="subjects drawn per family"),
-    seed: int = typer.Option(0, "--seed", min=0),
+    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED),
 ) -> None:
     """Evaluate every quantity of the selected claims' subject families in float64, mpmath and
     torch on a few draws; name the backend and quantity that fail. Exit 1 on any failure."""
@@ -387,11 +407,24 @@ _register_train()
 
 
 def main(argv: Optional[List[str]] = None) -> None:
-    """The ``clcheck`` entry point; ``--debug`` may stand anywhere on the command line."""
+    """The ``clcheck`` entry point; ``--debug`` may stand anywhere on the command line. A bad option
+    or value is two lines (what is wrong, where the help is), exit 2."""
     args = list(sys.argv[1:] if argv is None else argv)
     if "--debug" in args:
         args = ["--debug"] + [a for a in args if a != "--debug"]
-    app(args=args, prog_name="clcheck")
+    try:
+        code = app(args=args, prog_name="clcheck", standalone_mode=False)
+    except typer.Abort:
+        console.print("[red]aborted[/red]")
+        sys.exit(1)
+    except typer.TyperException as exc:  # a usage error: an unknown option, a value of the wrong type or range
+        context = getattr(exc, "ctx", None)
+        command = context.command_path if context is not None else "clcheck"
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        console.print(f"[red]error:[/red] {escape(' '.join(message.split()))}", highlight=False)
+        console.print(f"see `{command} --help`", highlight=False)
+        sys.exit(getattr(exc, "exit_code", EXIT_USER_ERROR))
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -52,9 +52,15 @@ def verdict_text(r: ClaimResult) -> str:
     return r.verdict.value + (f" ({'; '.join(r.qualifiers)})" if r.qualifiers else "")
 
 
+def cell(text: str) -> str:
+    """Text for one cell of a markdown table: on one line (a message's newlines would end the row), pipes
+    escaped."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
 def evidence(r: ClaimResult) -> str:
-    """Certificate methods or the witness, for the table's last column (pipes escaped)."""
-    return _evidence(r).replace("|", "\\|")
+    """Certificate methods or the witness, for the table's last column (one line, pipes escaped)."""
+    return cell(_evidence(r))
 
 
 def _evidence(r: ClaimResult) -> str:
@@ -86,7 +92,7 @@ def markdown(results: list[ClaimResult], seed: int, budget: dict[str, Any], miss
     for r in results:
         examples = f"{r.examples}+{r.adversarial_examples} adv"
         lines.append(
-            f"| `{r.id}` | {r.source} | {r.kind} | **{verdict_text(r)}** | {examples} | {r.nontrivial_examples} | "
+            f"| `{cell(r.id)}` | {cell(r.source)} | {r.kind} | **{cell(verdict_text(r))}** | {examples} | {r.nontrivial_examples} | "
             f"{fmt(r.informative_min_slack)} | {fmt(r.informative_worst_ratio)} | {evidence(r)} | "
             f"{ {'pass': 'yes', 'undecided': 'undecided', 'fail': 'NO'}[r.gate()]} |"
         )
@@ -134,7 +140,8 @@ def _details(r: ClaimResult) -> list[str]:
                     out.append(f"  - `{relation}` fails: left side {part['lhs']}, right side {part['rhs']} "
                                f"(violated by {part['margin']})")
     if r.reason:
-        out.append(f"- {'measured' if r.experiment else 'reason'}: {r.reason}")
+        reason = str(r.reason).replace("\n", "\n  ")  # a message's further lines stay inside its list item
+        out.append(f"- {'measured' if r.experiment else 'reason'}: {reason}")
     if r.experiment:
         params = ", ".join(f"{k}={v}" for k, v in r.experiment["parameters"].items())
         out.append(f"- parameters: {params}")
@@ -157,9 +164,26 @@ def _configuration_table(rows: list[dict[str, Any]]) -> list[str]:
     keys = list(dict.fromkeys(k for row in rows for k in row))
     out = ["| " + " | ".join(keys) + " |", "| " + " | ".join("---" for _ in keys) + " |"]
     for row in rows:
-        out.append("| " + " | ".join(fmt(row.get(k)) if isinstance(row.get(k), float) else str(row.get(k, ""))
+        out.append("| " + " | ".join(fmt(row.get(k)) if isinstance(row.get(k), float) else cell(row.get(k, ""))
                                       for k in keys) + " |")
     return out
+
+
+def clear_previous(out_dir: Path) -> int:
+    """Before an audit writes into ``out_dir``: remove the witnesses an earlier audit left there (this
+    audit writes its own; a stale one beside a new report would claim a refutation nobody found) and
+    the temporaries a killed run left. Returns how many files went."""
+    from numerics.files import remove_stale_temporaries
+
+    removed = 0
+    folder = out_dir / "witnesses"
+    if folder.is_dir():
+        for path in folder.glob("*.json"):
+            path.unlink(missing_ok=True)
+            removed += 1
+    if out_dir.is_dir():
+        removed += remove_stale_temporaries(out_dir)
+    return removed
 
 
 def write_reports(results: list[ClaimResult], seed: int, out_dir: Path, budget: dict[str, Any],
