@@ -207,16 +207,19 @@ def test_an_entry_point_registers_only_claims_under_its_name(user_plugin) -> Non
     assert registry.origin("mine.max_le_lse") == "misnamed_claims"
 
 
-def test_replay_loads_the_plugin_the_witness_names(tmp_path: Path) -> None:
+def test_replay_loads_only_a_registered_plugin(tmp_path: Path) -> None:
+    """The witness's claim is loaded through the registry (its prefix's entry point, CLCHECK_PLUGINS);
+    a plugin module the witness names that is not registered is never imported, even when it is on
+    the path."""
     witness = ROOT / "examples/hypersphere/hypersphere_claims/witnesses/hyper.uniform_cloning.pdist.json"
     assert json.loads(witness.read_text())["plugin"] == "hypersphere_claims"
-    env = {**_plugin_env(tmp_path), "CLCHECK_PLUGINS": ""}  # only on the path: replay imports it itself
+    env = {**_plugin_env(tmp_path), "CLCHECK_PLUGINS": "hypersphere_claims"}
     run = subprocess.run([sys.executable, "-m", "theorems.frontend.cli", "replay", str(witness)], env=env,
                          capture_output=True, text=True)
-    assert run.returncode == 0 and "still refutes hyper.uniform_cloning.pdist" in run.stdout
-    # a plugin that cannot be imported (a module name nothing provides: the example may be installed) is named
+    assert run.returncode == 0 and "still refutes hyper.uniform_cloning.pdist" in run.stdout, run.stdout + run.stderr
     elsewhere = tmp_path / "elsewhere.json"
     elsewhere.write_text(json.dumps({**json.loads(witness.read_text()), "plugin": "no_such_plugin_module"}))
     run = subprocess.run([sys.executable, "-m", "theorems.frontend.cli", "replay", str(elsewhere)], env=env,
                          capture_output=True, text=True)
-    assert run.returncode == 2 and "no_such_plugin_module" in run.stdout and "Traceback" not in run.stdout + run.stderr
+    assert run.returncode == 2 and "no_such_plugin_module" in run.stdout and "not a registered plugin" in run.stdout
+    assert "Traceback" not in run.stdout + run.stderr

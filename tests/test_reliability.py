@@ -23,6 +23,7 @@ from theorems import Claim, ClaimError, Kind, Le, Source, parts
 from theorems.engine.budget import Budget
 from theorems.engine.check import check_claim
 from theorems.engine.verdict import Verdict
+from theorems.engine.witness import subject_checksum
 from theorems.frontend.cli import app
 from theorems.subjects import vectors as vec
 from theorems.subjects.vectors import Vectors
@@ -37,7 +38,7 @@ FAST = Budget(examples=20, adversarial_starts=1, adversarial_steps=10, shrink_tr
 PLUGIN = '''
 import time
 from sympy import harmonic, log
-from theorems import Claim, ExperimentClaim, ExperimentOutcome, Kind, Le, Paper, Source, Verdict, parts, quantity, register, register_paper
+from theorems import Claim, ExperimentClaim, ExperimentOutcome, Kind, Le, Paper, Source, UnencodableClaim, Verdict, parts, quantity, register, register_paper
 from theorems.subjects import Family, Vector
 
 register_paper(Paper("faulty", "a plugin with a broken claim"))
@@ -64,6 +65,8 @@ def sleepy(ctx):
     time.sleep(60)
 
 register(ExperimentClaim("faulty.sleepy", Kind.DYNAMICS, Source("x", "x"), experiment=sleepy))
+# checked without computing anything: no time limit can catch it, however slow the machine
+register(UnencodableClaim("faulty.unencodable", Kind.INEQUALITY, Source("x", "x"), reason="nothing to compute"))
 '''
 
 
@@ -140,11 +143,15 @@ def test_a_witness_with_an_edited_subject_is_refused(tmp_path: Path) -> None:
     (lambda d: d["subject"].__setitem__("extra", 1), "unknown field"),
 ])
 def test_a_witness_outside_its_family_or_hypotheses_is_refused(tmp_path: Path, edit, fragment: str) -> None:
-    def without_checksum(d: dict) -> None:
+    def recorded_on_the_edit(d: dict) -> None:
         edit(d)
-        d.pop("subject_sha256", None)  # an old witness without a checksum: validated all the same
+        d["subject_sha256"] = subject_checksum(d["subject"])  # the checksum passes: the family's checks must refuse it
 
-    replay_in_process(_edited(tmp_path, without_checksum), fragment)
+    replay_in_process(_edited(tmp_path, recorded_on_the_edit), fragment)
+
+
+def test_a_witness_without_its_checksum_is_refused(tmp_path: Path) -> None:
+    replay_in_process(_edited(tmp_path, lambda d: d.pop("subject_sha256")), "lacks the field(s) subject_sha256")
 
 
 def test_debug_shows_the_traceback() -> None:
@@ -192,13 +199,16 @@ def test_a_broken_claim_gets_error_and_the_audit_goes_on(env_plugin, tmp_path: P
 
 
 def test_a_claim_past_its_time_limit_is_an_error_and_the_rest_goes_on(env_plugin, tmp_path: Path) -> None:
+    """No assertion here depends on the machine's speed: the sleepy claim sleeps 60 s (past any limit of
+    2 s), the other claim computes nothing (no limit can catch it), and the sleepy claim goes first."""
     out = tmp_path / "report"
-    code, output = audit_in_process(env_plugin, "--claim", "faulty.sleepy", "--claim", "faulty.good", "--profile",
-                                    "quick", "--claim-timeout", "2", "--out", str(out))
+    code, output = audit_in_process(env_plugin, "--claim", "faulty.sleepy", "--claim", "faulty.unencodable",
+                                    "--profile", "quick", "--claim-timeout", "2", "--jobs", "1", "--out", str(out))
     claims = {c["id"]: c for c in json.loads((out / "report.json").read_text())["claims"]}
     assert code == 1, output
     assert claims["faulty.sleepy"]["verdict"] == "error" and "timeout" in claims["faulty.sleepy"]["reason"]
-    assert claims["faulty.good"]["verdict"] == "consistent"
+    assert "faulty_plugin.py" in claims["faulty.sleepy"]["reason"]  # where it was, not the alarm handler
+    assert claims["faulty.unencodable"]["verdict"] == "not_encodable"
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
