@@ -155,7 +155,7 @@ def registered_plugins() -> dict[str, str | None]:
 #: how long importing one plugin module may take (seconds): a plugin that hangs at import is a named
 #: error, not a hung command. ``CLCHECK_IMPORT_TIMEOUT`` overrides it; ``clcheck audit --claim-timeout``
 #: lowers it to the claim's limit
-IMPORT_SECONDS = 300.0
+IMPORT_SECONDS = 60.0
 _IMPORT_LIMIT: list[float] = []
 
 

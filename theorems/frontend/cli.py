@@ -209,17 +209,14 @@ def _exit_on_gate(results: Iterable[Any], strict: bool) -> None:
 
 
 def _require_ray() -> None:
-    """--executor ray without Ray installed is a user error, said before anything runs."""
-    import importlib.util
-
+    """--executor ray without a working Ray is a user error, said before anything runs."""
     from theorems.engine.errors import ExecutorUnavailable
 
     try:
-        found = importlib.util.find_spec("ray") is not None
-    except (ImportError, ValueError):
-        found = False
-    if not found:
-        raise ExecutorUnavailable("--executor ray needs Ray, which is not installed: pip install 'clcheck[ray]'")
+        import ray  # noqa: F401 - the executor imports it again (a cached module)
+    except Exception as exc:  # noqa: BLE001 - not installed, or installed but broken
+        raise ExecutorUnavailable(f"--executor ray needs Ray, which cannot be imported ({type(exc).__name__}: "
+                                  f"{exc}): pip install 'clcheck[ray]'") from None
 
 
 _GATE_TEXT = {"pass": "yes", "undecided": "[yellow]undecided[/yellow]", "fail": "[red]NO[/red]"}
