@@ -96,8 +96,8 @@ def random_search(claim: StatementClaim, family: SubjectFamily, examples: int, s
     except _Violation:
         pass
     except (Unsatisfiable, Flaky) as exc:  # every draw was rejected, or a replay differed: the search ended
+        # (any other Hypothesis error -- InvalidArgument, ... -- is a fault of the check: it propagates)
         tracker.search_notes.append(f"hypothesis ({family.name}): {type(exc).__name__}")
-    # any other Hypothesis error (InvalidArgument, ...) is a fault of the check: it propagates
     except BaseExceptionGroup as group:  # several distinct failures were shrunk: all must be _Violation
         rest = group.subgroup(lambda e: not isinstance(e, _Violation))
         if rest is not None:
