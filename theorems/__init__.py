@@ -3,6 +3,8 @@
 The public API, for papers of your own (see the README, "Adding a paper")::
 
     from theorems import Claim, Kind, Source, Paper, register, register_paper, parts, quantity, Le, Ge, Eq
+    from theorems import forall, exists, Reading          # the logical form: prefix and readings
+    from theorems import Observation, Growth               # what an experiment measures
     from theorems.subjects import Family, Embeddings, Distribution, Scalar
 
 Layout: ``theorems.engine`` (claim types, evaluation, search, verdicts, registry; knows no
@@ -34,15 +36,17 @@ from numerics.errors import AssumptionError  # noqa: E402
 from theorems.engine.claim import (Assumption, Claim, Eq, ExperimentClaim, Ge, Gt, Kind, Le, Lt, Part,
                                    RunContext, Source, StatementClaim, UnencodableClaim, parts)
 from theorems.engine.errors import ClaimError, PluginError, WitnessError  # noqa: E402
-from theorems.engine.experiment import ExperimentOutcome, RegimeCheck  # noqa: E402
+from theorems.engine.experiment import ExperimentOutcome, Growth, Observation, RegimeCheck  # noqa: E402
 from theorems.engine.informative import Informative  # noqa: E402
+from theorems.engine.logic import Bound, Reading, exists, forall  # noqa: E402
 from theorems.engine.quantity import quantity  # noqa: E402
 from theorems.engine.registry import Paper, add_structure, all_claims, get, register, register_paper  # noqa: E402
 from theorems.engine.verdict import ClaimResult, PartStatus, Verdict  # noqa: E402
 
 __all__ = [
-    "Assumption", "AssumptionError", "Claim", "ClaimError", "ClaimResult", "Eq", "ExperimentClaim",
-    "ExperimentOutcome", "Ge", "Gt", "Informative", "Kind", "Le", "Lt", "Paper", "Part", "PartStatus", "PluginError",
-    "RegimeCheck", "RunContext", "Source", "StatementClaim", "UnencodableClaim", "Verdict", "WitnessError", "add_structure",
-    "all_claims", "get", "parts", "quantity", "register", "register_paper",
+    "Assumption", "AssumptionError", "Bound", "Claim", "ClaimError", "ClaimResult", "Eq", "ExperimentClaim",
+    "ExperimentOutcome", "Ge", "Growth", "Gt", "Informative", "Kind", "Le", "Lt", "Observation", "Paper", "Part",
+    "PartStatus", "PluginError", "Reading", "RegimeCheck", "RunContext", "Source", "StatementClaim", "UnencodableClaim",
+    "Verdict", "WitnessError", "add_structure", "all_claims", "exists", "forall", "get", "parts", "quantity", "register",
+    "register_paper",
 ]

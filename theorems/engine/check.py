@@ -26,10 +26,13 @@ from theorems.engine.budget import PROFILES, Budget
 from theorems.engine.claim import (AnyClaim, ClaimBase, ExperimentClaim, RunContext, StatementClaim,
                                    UnencodableClaim)
 from theorems.engine.probe import Probe, Tracker
+from theorems.engine.rules import experiment_verdict
 from theorems.engine.search import adversarial_search, exhaustive_search, random_search
 from theorems.engine.shrink import shrink
 from theorems.engine.tolerance import is_violation
 from theorems.engine.informative import RANGE_RULE
+from theorems.engine.experiment import draw_verdict_map
+from theorems.engine.logic import disagree, prefix_json, prefix_text
 from theorems.engine.limits import Interrupted, TimeLimitExceeded, ctrl_c_is_interrupted, short_path, time_limit
 from theorems.engine.verdict import UNDECIDED, ClaimResult, Extremes, PartStatus, Verdict
 from theorems.engine.witness import recorded_witness, recorded_witness_path, replay, witness_json, write_witness
@@ -38,7 +41,8 @@ from theorems.engine.witness import recorded_witness, recorded_witness_path, rep
 def check_claim(claim: AnyClaim, budget: Budget | None = None, seed: int = 0,
                 witness_dir: Path | None = None, artifact_dir: Path | None = None,
                 timeout: float | None = None) -> ClaimResult:
-    """Run every check on ``claim`` and return its verdict with the evidence.
+    """Run every check on ``claim`` -- under its literal reading and under each of its other readings --
+    and return the literal reading's verdict (the headline) with the evidence and every reading's verdict.
 
     Nothing a claim's check raises escapes: an exception (a quantity that raises, a backend
     without a function, a certificate or an experiment that crashes), the claim's own
@@ -49,21 +53,52 @@ def check_claim(claim: AnyClaim, budget: Budget | None = None, seed: int = 0,
     budget = budget or PROFILES["audit"]
     start = time.perf_counter()
     result = blank_result(claim, seed)
+    ctx = RunContext(seed, budget.quick, artifact_dir)
     try:
         with ctrl_c_is_interrupted(), time_limit(timeout, "the claim"):
-            _check(claim, result, budget, RunContext(seed, budget.quick, artifact_dir), witness_dir)
+            _check_isolated(claim.reading_named("literal"), result, budget, ctx, witness_dir)
+            result.readings = [reading_json(claim, claim.literal, result)]
+            for reading in claim.readings:
+                sub = blank_result(claim, seed)
+                _check_isolated(claim.under(reading), sub, budget, ctx, None)
+                result.readings.append(reading_json(claim.under(reading), reading.rests_on, sub))
     except Interrupted:
         raise
-    except (Exception, SystemExit, KeyboardInterrupt, TimeLimitExceeded) as exc:  # one broken claim never sinks an audit
+    except TimeLimitExceeded as exc:  # the limit covers every reading: the claim is an error
         _failed(result, exc)
+    result.reading_sensitive = disagree([r["verdict"] for r in result.readings])
+    if result.reading_sensitive:
+        result.qualifiers.append("reading-sensitive: " + "; ".join(f"{r['name']}: {r['verdict']}"
+                                                                     for r in result.readings))
     result.seconds = time.perf_counter() - start
     return result
 
 
+def _check_isolated(claim: AnyClaim, result: ClaimResult, budget: Budget, ctx: RunContext,
+                    witness_dir: Path | None) -> None:
+    """One reading's check; what it raises (the time limit aside) is that reading's ``error``."""
+    try:
+        _check(claim, result, budget, ctx, witness_dir)
+    except (Interrupted, TimeLimitExceeded):
+        raise
+    except (Exception, SystemExit, KeyboardInterrupt) as exc:  # one broken claim never sinks an audit
+        _failed(result, exc)
+
+
+def reading_json(claim: AnyClaim, rests_on: str, result: ClaimResult) -> dict:
+    """One reading in the report: what it reads, its prefix and hypotheses, its verdict and evidence."""
+    return {"name": claim.reading, "rests_on": rests_on, "prefix": prefix_text(claim.prefix),
+            "hypotheses": claim.hypotheses_text(), "verdict": result.verdict.value, "reason": result.reason,
+            "qualifiers": list(result.qualifiers), "examples": result.examples + result.adversarial_examples,
+            "informative": result.nontrivial_examples, "expected": result.expected,
+            "witness": result.witness if claim.reading != "literal" else None}
+
+
 def blank_result(claim: AnyClaim, seed: int) -> ClaimResult:
-    """The result of ``claim`` before anything is checked (verdict untested)."""
+    """The result of ``claim`` before anything is checked (verdict untested), with its prefix."""
     return ClaimResult(id=claim.id, kind=claim.kind.value, source=str(claim.source),
-                       statement=claim.statement_text(), verdict=Verdict.UNTESTED, seed=seed)
+                       statement=claim.statement_text(), verdict=Verdict.UNTESTED, seed=seed,
+                       prefix=prefix_json(claim.prefix))
 
 
 def error_result(claim: AnyClaim, seed: int, reason: str) -> ClaimResult:
@@ -71,6 +106,7 @@ def error_result(claim: AnyClaim, seed: int, reason: str) -> ClaimResult:
     stopped past its time limit): ``reason`` says what happened."""
     result = blank_result(claim, seed)
     _error(result, reason)
+    result.readings = [reading_json(claim, claim.literal, result)]
     return result
 
 
@@ -116,26 +152,27 @@ def _(claim: UnencodableClaim, result: ClaimResult, budget: Budget, ctx: RunCont
 def _(claim: ExperimentClaim, result: ClaimResult, budget: Budget, ctx: RunContext,
       witness_dir: Path | None) -> None:
     outcome = claim.experiment(ctx)
-    result.verdict = outcome.verdict
-    result.experiment = outcome.to_json()
-    result.reason = outcome.summary()
+    judgement = experiment_verdict(claim.quantifier, outcome)
+    result.verdict = judgement.verdict
+    result.reason = judgement.reason
+    result.qualifiers.extend(judgement.qualifiers)
+    result.experiment = {**outcome.to_json(), "configurations": [_row_json(r) for r in judgement.rows],
+                         "witness": judgement.witness}
+    result.certificate = [c.to_json() for c in outcome.certificates] or None
     result.artifacts = [outcome.markdown] if outcome.markdown else []
-    failed = outcome.out_of_regime
-    if failed:  # a run outside the theorem's regime is never evidence either way
-        result.verdict = Verdict.UNTESTED
-        result.reason = "out of regime: " + "; ".join(r.describe() for r in failed) + f". Measured: {result.reason}"
-    elif claim.quantifier == "exists" and outcome.universal_failure:
-        result.verdict = Verdict.REFUTED  # the universal part failed inside the regime
-        result.reason = f"universal part violated: {outcome.universal_failure}. Measured: {result.reason}"
-    elif claim.quantifier == "exists":
-        if outcome.verdict == Verdict.CONSISTENT:
-            label = outcome.witness.get("config", outcome.witness) if outcome.witness else None
-            result.qualifiers.append("witness found" + (f": {label}" if label else ""))
-        elif outcome.verdict in (Verdict.REFUTED, Verdict.INCONCLUSIVE):
-            # one search that found nothing cannot refute "there exists"
-            result.verdict = Verdict.UNTESTED
-            result.reason = f"no witness found at these settings (existence claim). Measured: {result.reason}"
+    if outcome.map_axes is not None and ctx.out_dir is not None and judgement.rows:
+        x, y, title = outcome.map_axes
+        drawn = [{**r["config"], "verdict": r["verdict"], "in_regime": r["in_regime"]} for r in judgement.rows
+                 if x in r["config"] and y in r["config"]]
+        if drawn:
+            draw_verdict_map(drawn, x, y, Path(ctx.out_dir) / f"{claim.id}.map.png", title)
+            result.artifacts.append(f"![verdict map]({claim.id}.map.png)")
     _judge_expected(claim, result, None)
+
+
+def _row_json(row: dict) -> dict:
+    """A verdict-map row for the report (the verdict as its name)."""
+    return {k: (v.value if isinstance(v, Verdict) else v) for k, v in row.items()}
 
 
 @_check.register

@@ -20,6 +20,7 @@ a check that could never fail) and name the assumption that did it.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
 from dataclasses import KW_ONLY, dataclass
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from theorems.engine.informative import Informative
     from theorems.engine.experiment import ExperimentOutcome
     from theorems.engine.family import SubjectFamily
+    from theorems.engine.logic import Bound, Reading
     from theorems.engine.prerequisite import Prerequisite
 
 
@@ -199,11 +201,59 @@ class ClaimBase:
     cost: float = 1.0
     # work shared with other claims (training runs): prerequisites(quick, seed) -> [Prerequisite]
     prerequisites: "Callable[[bool, int], Sequence[Prerequisite]] | None" = None
+    # the logical form (theorems.engine.logic): the objects the sentence binds, in printed order, and the
+    # sentence's other readings (the claim's own fields are the literal reading)
+    prefix: "tuple[Bound, ...]" = ()
+    readings: "tuple[Reading, ...]" = ()
+    literal: str = "the sentence as printed"  # what the literal reading rests on, in words
+    reading: str = "literal"  # which reading this claim object is (set by under())
 
     def __post_init__(self) -> None:
         if not self.id or self.id != self.id.lower() or " " in self.id or "." not in self.id:
             raise ClaimError(f"claim id {self.id!r} must be lower case and dot separated, "
                              "'<paper>.<name>' (e.g. 'merad.lemma1')")
+        from theorems.engine.logic import Reading, check_prefix
+
+        object.__setattr__(self, "prefix", check_prefix(self.id, self.prefix))
+        object.__setattr__(self, "readings", tuple(self.readings))
+        names = ["literal"]
+        for reading in self.readings:
+            if not isinstance(reading, Reading):
+                raise ClaimError(f"claim {self.id}: readings take theorems.Reading(...), got {type(reading).__name__}")
+            if reading.name in names:
+                raise ClaimError(f"claim {self.id}: two readings are named {reading.name!r}")
+            names.append(reading.name)
+            wrong = sorted(set(reading.overrides()) - set(self.reading_fields()))
+            if wrong:
+                raise ClaimError(f"claim {self.id}: reading {reading.name!r} overrides {', '.join(wrong)}, which a "
+                                 f"{type(self).__name__} does not have (it reads: {', '.join(self.reading_fields())})")
+            if reading.prefix is not None:
+                check_prefix(f"{self.id} (reading {reading.name!r})", reading.prefix)
+            if type(self).__post_init__ is not ClaimBase.__post_init__:
+                self.under(reading)  # validates the reading's statement and families now, at registration
+
+    def reading_fields(self) -> tuple[str, ...]:
+        """The fields a reading of this kind of claim may override."""
+        return ("prefix",)
+
+    def under(self, reading: "Reading") -> "ClaimBase":
+        """This claim read as ``reading`` says: the literal claim with the reading's overrides, and no
+        further readings."""
+        return dataclasses.replace(self, readings=(), reading=reading.name, **reading.overrides())
+
+    def reading_named(self, name: str) -> "ClaimBase":
+        """This claim under the reading called ``name`` ("literal": the claim itself, without readings)."""
+        if name == "literal":
+            return dataclasses.replace(self, readings=()) if self.readings else self
+        for reading in self.readings:
+            if reading.name == name:
+                return self.under(reading)
+        known = ", ".join(["literal"] + [r.name for r in self.readings])
+        raise ClaimError(f"claim {self.id} has no reading named {name!r} (its readings: {known})")
+
+    def hypotheses_text(self) -> list[str]:
+        """The hypotheses of this reading, in words (for reports)."""
+        return []
 
     @property
     def paper(self) -> str:
@@ -265,6 +315,12 @@ class StatementClaim(ClaimBase):
                         f"{', '.join(sorted(s.name for s in missing))} (part {str(part)!r}); it computes "
                         f"{', '.join(sorted(s.name for s in known))}")
 
+    def reading_fields(self) -> tuple[str, ...]:
+        return ("prefix", "assumptions", "subjects", "statement", "known_refutation")
+
+    def hypotheses_text(self) -> list[str]:
+        return [f"{a.name}: {a.text}" for a in self.assumptions]
+
     def hypotheses_hold(self, subject: Any) -> bool:
         return all(a.holds(subject) for a in self.assumptions)
 
@@ -277,9 +333,11 @@ class ExperimentClaim(ClaimBase):
     """A sentence checked by an experiment: ``experiment(RunContext) -> ExperimentOutcome``.
 
     ``quantifier`` is how the sentence quantifies over its models: "forall" (every admissible
-    model: the experiment sweeps them and reports the worst), or "exists" (some model: the
-    experiment searches for a witness; finding none at the settings tried is ``untested``, never
-    ``refuted``). The outcome's regime checks decide whether a run counts at all: a run outside the
+    model: one refuted configuration refutes), "exists" (some model: the experiment searches for a
+    witness; finding none at the settings tried is ``untested``, never ``refuted``), or "settings"
+    (free settings the checker chose where the source is silent: consistent if every configuration
+    is, refuted if every one is, inconclusive otherwise). The experiment returns measurements; the
+    engine reads the verdict (:mod:`theorems.engine.rules`). The outcome's regime checks decide whether a run counts at all: a run outside the
     theorem's regime is ``untested``, never evidence either way.
     """
 
@@ -288,8 +346,16 @@ class ExperimentClaim(ClaimBase):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.quantifier not in ("forall", "exists"):
-            raise ClaimError(f"claim {self.id}: quantifier={self.quantifier!r} must be 'forall' or 'exists'")
+        for q in [self.quantifier] + [r.quantifier for r in self.readings if r.quantifier is not None]:
+            if q not in ("forall", "exists", "settings"):
+                raise ClaimError(f"claim {self.id}: quantifier={q!r} must be 'forall', 'exists' or 'settings'")
+
+    def reading_fields(self) -> tuple[str, ...]:
+        return ("prefix", "experiment", "quantifier")
+
+    def hypotheses_text(self) -> list[str]:
+        doc = (getattr(self.experiment, "__doc__", "") or "").strip().splitlines()
+        return [f"models read {self.quantifier}" + (f"; experiment: {doc[0]}" if doc else "")]
 
     def statement_text(self) -> str:
         return self.notes or self.encoding

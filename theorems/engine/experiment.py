@@ -2,8 +2,9 @@
 
 An experiment (training runs over seeds, a sweep of exact computations) reports a statistic,
 an effect size, an interval for it with the interval's coverage, the seeds and every
-parameter. The helpers here are the one place the interval over seeds, the verdict rules
-and the markdown tables are written.
+parameter, and the measurements the engine reads a verdict from (:class:`Observation`,
+:class:`Growth`, certificates). An experiment never decides: :mod:`theorems.engine.rules` does.
+The helpers here are the one place the interval over seeds and the markdown tables are written.
 """
 
 from __future__ import annotations
@@ -32,37 +33,96 @@ class RegimeCheck:
         return f"{self.name}: {value} (required {self.required})"
 
 
+@dataclass(frozen=True)
+class Observation:
+    """One configuration of an experiment, measured -- never judged: whether the property the claim
+    predicts held on each seed's run (``holds``: True, False, or None when the run cannot tell), and
+    on the run's own initialization or a trivial baseline (``at_init``; None where there is none), so
+    that the engine can tell evidence from a property the untrained model already has.
+
+    ``config`` is the setting (JSON values: the model, the free parameters); ``seeds`` the seed of each
+    entry of ``holds`` (empty for a deterministic computation, which has one entry); ``regime`` the
+    theorem's conditions measured on this configuration; ``values`` the measured numbers the report
+    shows; ``part`` is "main", or "universal" for a universal part stated beside an existence claim
+    (read over every configuration: one failure inside the regime refutes the claim); ``weak`` says,
+    when not empty, why the configuration is only weakly informative (a bound nothing comes near)."""
+
+    config: dict[str, Any]
+    holds: tuple[bool | None, ...]
+    seeds: tuple[int, ...] = ()
+    at_init: bool | None = None
+    baseline: str = "the run's initialization"
+    regime: tuple[RegimeCheck, ...] = ()
+    values: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+    part: str = "main"
+    weak: str = ""
+
+    def __post_init__(self) -> None:
+        if self.seeds and len(self.seeds) != len(self.holds):
+            raise ValueError(f"Observation {self.config}: {len(self.holds)} outcomes for {len(self.seeds)} seeds")
+        if self.part not in ("main", "universal"):
+            raise ValueError(f"Observation {self.config}: part={self.part!r} must be 'main' or 'universal'")
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Growth:
+    """The ratio an asymptotic claim (O, Omega, poly, Õ) bounds, measured along a parametric witness
+    family s(k): ``ratios[i]`` at ``parameter`` = ``xs[i]``. The engine reads it: sympy's limit along
+    the family where the experiment has one (``limit``: a number, or ``math.inf``), else the slope of
+    log(ratio) against log(k) by least squares -- at most ``bounded_slope``: bounded along the family
+    (evidence, never a proof); at least ``unbounded_slope`` with the ratio rising over the last half of
+    the range: it grows without bound and refutes the O(.) claim; in between: inconclusive."""
+
+    name: str
+    parameter: str
+    xs: tuple[float, ...]
+    ratios: tuple[float, ...]
+    bounded_slope: float = 0.1
+    unbounded_slope: float = 0.25
+    limit: float | None = None
+    limit_note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
 @dataclass
 class ExperimentOutcome:
-    """The statistical verdict of an experiment claim.
+    """What an experiment measured. It holds no verdict: the engine reads one from the
+    ``observations`` (by the claim's quantifier over models), the ``growth`` measurements and the
+    ``certificates`` (:mod:`theorems.engine.rules`).
 
-    ``regime`` lists the conditions of the theorem measured on the runs (any failing one makes
-    the verdict ``untested``); ``configurations`` the rows of a verdict map, one per setting of
-    the free parameters the verdict depends on (each a dict with at least ``verdict`` and
-    ``in_regime``); ``witness`` the model an existence claim found."""
+    ``regime`` lists conditions of the theorem measured on the whole experiment (any failing one makes
+    the verdict ``untested``); ``statistic``, ``value``, ``effect_size`` and ``interval`` summarize it
+    for the report; ``map_axes`` = (x, y, title) asks the engine to draw the verdict map over two
+    configuration keys."""
 
-    verdict: Verdict
     statistic: str  # what was measured, in words
     value: float  # the statistic's value
     effect_size: float
     interval: tuple[float, float]  # interval for the effect size
     seeds: list[int]
     parameters: dict[str, Any]
+    observations: list[Observation] = field(default_factory=list)
+    growth: list[Growth] = field(default_factory=list)
+    certificates: list[Any] = field(default_factory=list)  # numerics.certificate.Certificate, with their domains
     markdown: str = ""  # tables and plots for the report
     interval_note: str = ""  # what the interval is (method and coverage)
     regime: list[RegimeCheck] = field(default_factory=list)
-    configurations: list[dict[str, Any]] = field(default_factory=list)
-    witness: dict[str, Any] | None = None
-    # a universal part of an existence claim (a bound said to hold along every path, beside the
-    # "there exists"): when it fails inside the regime the claim is refuted, not "no witness"
-    universal_failure: str = ""
+    map_axes: tuple[str, str, str] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["verdict"] = self.verdict.value
-        d["configurations"] = [{k: (v.value if isinstance(v, Verdict) else v) for k, v in row.items()}
-                               for row in self.configurations]
-        return d
+        return {
+            "statistic": self.statistic, "value": self.value, "effect_size": self.effect_size,
+            "interval": list(self.interval), "seeds": list(self.seeds), "parameters": self.parameters,
+            "interval_note": self.interval_note, "regime": [asdict(r) for r in self.regime],
+            "observations": [o.to_json() for o in self.observations], "growth": [g.to_json() for g in self.growth],
+            "certificates": [c.to_json() for c in self.certificates],
+        }
 
     @property
     def out_of_regime(self) -> list[RegimeCheck]:
@@ -88,52 +148,12 @@ def median_interval_note(n: int) -> str:
             f"effect, coverage 1 - 2^(1-{n}) = {1 - 2.0 ** (1 - n):.3g}")
 
 
-def rule(positive: bool, negative: bool) -> Verdict:
-    """consistent when the predicted effect is established, refuted when its opposite is."""
-    return Verdict.CONSISTENT if positive else Verdict.REFUTED if negative else Verdict.INCONCLUSIVE
-
-
-def sign_rule(effects: Sequence[float]) -> Verdict:
-    """consistent: every seed shows the predicted sign (> 0); refuted: every seed the opposite."""
-    values = np.asarray(effects, dtype=float)
-    return rule(bool(np.all(values > 0)), bool(np.all(values < 0)))
-
-
 def markdown_table(rows: Iterable[Sequence[Any]], header: Sequence[str]) -> list[str]:
     """A markdown table; floats with 4 significant digits."""
     out = ["| " + " | ".join(header) + " |", "| " + " | ".join("---" for _ in header) + " |"]
     for row in rows:
         out.append("| " + " | ".join(f"{v:.4g}" if isinstance(v, float) else str(v) for v in row) + " |")
     return out
-
-
-def read_map(configurations: Sequence[dict[str, Any]], quantifier: str = "settings") -> Verdict:
-    """The verdict a verdict map reads over the configurations inside the regime (untested if none is).
-
-    ``quantifier`` says what the map ranges over. "settings": free settings the checker chose where
-    the source is silent; consistent if all are, refuted if all are, inconclusive if they disagree.
-    "forall": models the statement quantifies over universally; one refuted configuration refutes,
-    consistent only if all are. "exists": models the statement says some of satisfies; one consistent
-    configuration is a witness, refuted only if all are."""
-    if quantifier not in ("settings", "forall", "exists"):
-        raise ValueError(f"read_map: quantifier={quantifier!r} must be 'settings', 'forall' or 'exists'")
-    inside = [row["verdict"] for row in configurations if row.get("in_regime", True)]
-    if not inside:
-        return Verdict.UNTESTED
-    if all(v == Verdict.CONSISTENT for v in inside) or (quantifier == "exists" and Verdict.CONSISTENT in inside):
-        return Verdict.CONSISTENT
-    if all(v == Verdict.REFUTED for v in inside) or (quantifier == "forall" and Verdict.REFUTED in inside):
-        return Verdict.REFUTED
-    return Verdict.INCONCLUSIVE
-
-
-def map_witness(configurations: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
-    """The first configuration inside the regime that is consistent: the witness of an existence map."""
-    for row in configurations:
-        if row.get("in_regime", True) and row["verdict"] == Verdict.CONSISTENT:
-            return {k: v for k, v in row.items()
-                    if isinstance(v, (str, int, float)) and k not in ("verdict", "in_regime")}
-    return None
 
 
 MAP_COLOURS = {"consistent": "#2e9d3a", "refuted": "#d7301f", "inconclusive": "#f0b400", "untested": "#bdbdbd",

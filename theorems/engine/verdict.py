@@ -145,6 +145,11 @@ class ClaimResult:
     qualifiers: list[str] = field(default_factory=list)  # e.g. "checker-derived constant: ..."
     seconds: float = 0.0
     seed: int = 0
+    # the logical form (theorems.engine.logic): the prefix in printed order, every reading with its
+    # hypotheses and verdict (the literal one first: the headline), and whether decided readings disagree
+    prefix: list[dict[str, Any]] = field(default_factory=list)
+    readings: list[dict[str, Any]] = field(default_factory=list)
+    reading_sensitive: bool = False
 
     @property
     def undecided(self) -> bool:

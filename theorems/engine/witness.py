@@ -50,12 +50,24 @@ def witness_json(claim: StatementClaim, p: Probe, seed: int, role: str) -> dict[
         })
     subject = p.family.to_json(p.subject)
     return {
-        "version": WITNESS_VERSION, "claim": claim.id, "plugin": origin(claim.id), "role": role,
+        "version": WITNESS_VERSION, "claim": claim.id, "reading": claim.reading, "plugin": origin(claim.id), "role": role,
         "family": p.family.name, "statement": claim.statement_text(),
         "description": p.family.describe(p.subject), "subject": subject,
         "subject_sha256": subject_checksum(subject), "dps": p.dps, "seed": seed,
         "found_by": p.found_by, "parts": parts,
     }
+
+
+def witness_files(result: Any) -> list[tuple[str, dict[str, Any]]]:
+    """The witness files of a claim's result: ``<id>.json`` and ``<id>.worst.json`` for the literal
+    reading, ``<id>@<reading>.json`` for another reading's refutation."""
+    from theorems.engine.logic import slug
+
+    out = [(f"{result.id}{suffix}.json", w) for suffix, w in (("", result.witness), (".worst", result.worst_violation))
+           if w is not None]
+    out += [(f"{result.id}@{slug(r['name'])}.json", r["witness"]) for r in result.readings
+            if r.get("witness") is not None]
+    return out
 
 
 def _number(x: Any) -> float | str:

@@ -138,7 +138,7 @@ def audit(
     from theorems.engine.limits import Interrupted, interrupts_raise
     from theorems.engine.prerequisite import prerequisites_of
     from theorems.engine.registry import import_time_limit
-    from theorems.engine.witness import write_witness
+    from theorems.engine.witness import witness_files, write_witness
     from theorems.frontend import schedule
     from theorems.frontend.report import clear_previous, write_reports
     from theorems.frontend.runner import Job, default_jobs, execute, write_files
@@ -167,9 +167,8 @@ def audit(
 
         def collect(result: Any, files: dict[str, bytes]) -> None:
             write_files(out, files)
-            for suffix, witness in (("", result.witness), (".worst", result.worst_violation)):
-                if witness is not None:
-                    write_witness(witness, out / "witnesses" / f"{result.id}{suffix}.json")
+            for name, witness in witness_files(result):
+                write_witness(witness, out / "witnesses" / name)
             results.append(result)
             progress.update(task, description=f"checked {result.id}")
             progress.advance(task)
@@ -245,7 +244,7 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
     import mpmath
 
     from theorems.engine.claim import StatementClaim
-    from theorems.engine.errors import WitnessError
+    from theorems.engine.errors import ClaimError, WitnessError
     from theorems.engine.registry import get, registered_plugins
     from theorems.engine.witness import read_witness, replay as replay_witness
 
@@ -263,6 +262,13 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
         hint = (f"its plugin {plugin!r} does not register it" if plugin else
                 "the witness does not name its plugin: load it with CLCHECK_PLUGINS=<module>")
         raise WitnessError(f"the witness is of claim {data['claim']!r}, which is not registered ({hint})") from None
+    reading = data.get("reading", "literal")
+    if not isinstance(reading, str):
+        raise WitnessError("the witness's field reading must be a string (the name of one of the claim's readings)")
+    try:
+        claim = claim.reading_named(reading)
+    except ClaimError as exc:
+        raise WitnessError(str(exc)) from None
     if not isinstance(claim, StatementClaim):
         raise WitnessError(f"claim {claim.id} is not a statement claim: it has no witnesses to replay")
     p = replay_witness(data, claim)

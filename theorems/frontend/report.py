@@ -104,7 +104,8 @@ def markdown(results: list[ClaimResult], seed: int, budget: dict[str, Any], miss
 
 def _details(r: ClaimResult) -> list[str]:
     out = [f"### `{r.id}` -- {verdict_text(r)}", "", f"Statement: `{r.statement}`", "",
-           f"Source: {r.source}. Time {r.seconds:.1f} s."]
+           f"Source: {r.source}. Time {r.seconds:.1f} s.", ""]
+    out += logical_form(r) + [""]
     if r.subjects:
         kinds = ", ".join(f"{name} ({r.subject_kinds.get(name, 'random')}): {n}" for name, n in r.subjects.items())
         out.append(f"Subjects: {kinds}; rejected by the hypotheses: {r.rejected}; "
@@ -160,10 +161,39 @@ def _details(r: ClaimResult) -> list[str]:
     return out
 
 
+def logical_form(r: ClaimResult) -> list[str]:
+    """The claim's prefix and its readings with their verdicts (markdown lines)."""
+    prefix = ", ".join(f"{'∀' if b['quantifier'] == 'forall' else '∃'} {b['name']}"
+                       + (f"({', '.join(b['depends_on'])})" if b["quantifier"] == "exists" and b["depends_on"] else "")
+                       + (f" ∈ {b['over']}" if b["over"] else "")
+                       + (f" [the constant of {b['asymptotic']}]" if b["asymptotic"] else "") for b in r.prefix)
+    out = [f"Prefix: {prefix}" if prefix else "Prefix: not declared"]
+    if len(r.readings) <= 1:
+        out.append("Readings: one reading (the literal one)." if r.readings else "Readings: not checked.")
+        return out
+    out.append("Readings" + (" (**reading-sensitive**: decided readings disagree):" if r.reading_sensitive else ":"))
+    for i, reading in enumerate(r.readings):
+        hyp = "; ".join(reading["hypotheses"]) or "none beyond the prefix"
+        out.append(f"- {'literal (headline)' if i == 0 else reading['name']} -- {reading['rests_on']}: "
+                   f"**{reading['verdict']}**" + (f" ({reading['reason'][:300]})" if reading["reason"] else "")
+                   + f"; hypotheses: {hyp}" + (f"; prefix: {reading['prefix']}" if i and reading["prefix"] else ""))
+    return out
+
+
 def _configuration_table(rows: list[dict[str, Any]]) -> list[str]:
-    keys = list(dict.fromkeys(k for row in rows for k in row))
-    out = ["| " + " | ".join(keys) + " |", "| " + " | ".join("---" for _ in keys) + " |"]
+    """The verdict map: one row per configuration (its settings, verdict, why, per-seed outcomes, values)."""
+    flat = []
     for row in rows:
+        config = row.get("config", {}) if isinstance(row.get("config"), dict) else {"config": row.get("config")}
+        outcome = "".join("+" if h else "-" if h is False else "?" for h in row.get("holds", []))
+        flat.append({**config, "verdict": row.get("verdict"), "why": row.get("why", ""),
+                     "per seed (+ holds)": outcome, "at init": row.get("at_init"),
+                     **{k: v for k, v in row.items() if k not in ("config", "verdict", "why", "holds", "at_init", "seeds",
+                                                                  "part", "informative", "weak")
+                        and not isinstance(v, (list, dict))}})
+    keys = list(dict.fromkeys(k for row in flat for k in row))
+    out = ["| " + " | ".join(keys) + " |", "| " + " | ".join("---" for _ in keys) + " |"]
+    for row in flat:
         out.append("| " + " | ".join(fmt(row.get(k)) if isinstance(row.get(k), float) else cell(row.get(k, ""))
                                       for k in keys) + " |")
     return out

@@ -1,0 +1,219 @@
+"""The verdict rules of experiment claims: the one place where measurements become a verdict.
+
+An experiment returns measurements (:class:`~theorems.engine.experiment.Observation`,
+:class:`~theorems.engine.experiment.Growth`, certificates); a claim declares how its sentence
+quantifies over models (``forall``, ``exists``, or ``settings`` the checker chose where the source is
+silent). The rules, each pinned by ``tests/test_verdict_rules.py``:
+
+* **one configuration** (:func:`observation_verdict`): outside its regime -> untested; the property
+  held on every seed -> consistent, unless it already holds on the run's initialization or trivial
+  baseline (then untested: uninformative); failed on every seed -> refuted; seeds disagree or a run
+  cannot tell -> inconclusive, listing the seeds; fewer than :data:`MIN_SEEDS` seeds -> at most
+  inconclusive (a deterministic computation has no seeds and needs none);
+* **a verdict map** (:func:`read_map`), over the informative configurations inside the regime:
+  ``settings``: consistent if all are, refuted if all are, else inconclusive; ``forall``: one refuted
+  configuration refutes, consistent only if all are; ``exists``: one consistent configuration is a
+  witness, refuted only if all are; no informative configuration -> untested;
+* **growth** (:func:`growth_verdict`): a limit along the family (sympy) decides; else the log-log slope
+  -- bounded (consistent), unbounded (refuted), or inconclusive in between;
+* **the claim** (:func:`experiment_verdict`): a failed regime check -> untested; an existence claim is
+  never refuted by a search that found nothing (untested, "no witness found"), but is refuted when a
+  universal part stated beside it fails inside the regime; otherwise a refutation anywhere refutes,
+  consistent needs every reading of the map and every growth measurement consistent; ``proved`` only
+  when certificates cover the claim's whole printed domain (``complete``) -- a certificate at some
+  values only is reported with its domain and gives at most ``consistent``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from theorems.engine.experiment import ExperimentOutcome, Growth, Observation
+from theorems.engine.verdict import Verdict
+
+MIN_SEEDS = 5  # an experiment verdict is read over at least this many seeds
+QUANTIFIERS = ("settings", "forall", "exists")
+C, R, I, U = Verdict.CONSISTENT, Verdict.REFUTED, Verdict.INCONCLUSIVE, Verdict.UNTESTED
+
+
+def observation_verdict(obs: Observation) -> tuple[Verdict, str]:
+    """The verdict of one configuration and why (see the module docstring)."""
+    failed = [r for r in obs.regime if not r.holds]
+    if failed:
+        return U, "out of regime: " + "; ".join(r.describe() for r in failed)
+    if not obs.holds:
+        return U, "not run"
+    undetermined = [s for s, h in zip(obs.seeds or range(len(obs.holds)), obs.holds) if h is None]
+    if undetermined:
+        return I, f"the run cannot tell on seeds {undetermined}"
+    if all(obs.holds):
+        if obs.at_init:
+            return U, f"uninformative: the property already holds on {obs.baseline}"
+        verdict = C
+    elif not any(obs.holds):
+        verdict = R
+    else:
+        held = [s for s, h in zip(obs.seeds, obs.holds) if h]
+        failed_on = [s for s, h in zip(obs.seeds, obs.holds) if not h]
+        return I, f"seeds disagree: holds on seeds {held}, fails on seeds {failed_on}"
+    if obs.seeds and len(obs.seeds) < MIN_SEEDS:
+        return I, (f"{'held' if verdict == C else 'failed'} on all {len(obs.seeds)} seeds, but a verdict is read "
+                   f"over at least {MIN_SEEDS}")
+    return verdict, ""
+
+
+def read_map(rows: Sequence[dict[str, Any]], quantifier: str = "settings") -> Verdict:
+    """The verdict a verdict map reads over its informative configurations inside the regime (rows with
+    ``verdict``, ``in_regime`` and ``informative``); untested if there is none."""
+    if quantifier not in QUANTIFIERS:
+        raise ValueError(f"read_map: quantifier={quantifier!r} must be one of {', '.join(QUANTIFIERS)}")
+    inside = [row["verdict"] for row in rows if row.get("in_regime", True) and row.get("informative", True)]
+    inside = [v for v in inside if v != U]
+    if not inside:
+        return U
+    if all(v == C for v in inside) or (quantifier == "exists" and C in inside):
+        return C
+    if all(v == R for v in inside) or (quantifier == "forall" and R in inside):
+        return R
+    return I
+
+
+def map_witness(rows: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The first consistent configuration inside the regime: the witness of an existence map."""
+    for row in rows:
+        if row.get("in_regime", True) and row["verdict"] == C:
+            return {k: v for k, v in row.get("config", row).items()
+                    if isinstance(v, (str, int, float)) and k not in ("verdict", "in_regime")}
+    return None
+
+
+@dataclass(frozen=True)
+class Fit:
+    """Least squares of log(ratio) on log(k): the slope, its standard error, and whether the ratio rose
+    over the last half of the range."""
+
+    slope: float
+    stderr: float
+    rising: bool
+
+    def text(self) -> str:
+        return f"log-log slope {self.slope:.3f} +- {self.stderr:.3f}" + (", rising at the end" if self.rising else "")
+
+
+def fit_growth(xs: Sequence[float], ratios: Sequence[float]) -> Fit:
+    """The log-log fit of ``ratios`` against ``xs`` (at least two positive points)."""
+    x, y = np.log(np.asarray(xs, dtype=float)), np.log(np.asarray(ratios, dtype=float))
+    design = np.vstack([x, np.ones_like(x)]).T
+    (slope, _), residual, *_ = np.linalg.lstsq(design, y, rcond=None)
+    dof = len(x) - 2
+    sigma2 = float(residual[0]) / dof if dof > 0 and residual.size else 0.0
+    spread = float(np.sum((x - x.mean()) ** 2))
+    stderr = math.sqrt(sigma2 / spread) if spread > 0 else math.inf
+    half = np.asarray(ratios, dtype=float)[len(ratios) // 2:]
+    return Fit(float(slope), stderr, bool(len(half) > 1 and np.all(np.diff(half) > 0)))
+
+
+def growth_verdict(g: Growth) -> tuple[Verdict, str]:
+    """Bounded (consistent), unbounded (refuted) or inconclusive along the witness family."""
+    where = f"{g.name} along {g.parameter} = {g.xs[0]:g}..{g.xs[-1]:g}" if g.xs else g.name
+    if g.limit is not None:
+        note = f" ({g.limit_note})" if g.limit_note else ""
+        if math.isinf(g.limit):
+            return R, f"{where}: the limit is infinite{note}: it grows without bound"
+        return C, f"{where}: the limit is {g.limit:.4g}{note}: bounded along this family"
+    points = [(x, r) for x, r in zip(g.xs, g.ratios) if x > 0 and r > 0 and math.isfinite(r)]
+    if len(points) < 3:
+        return U, f"{where}: fewer than 3 positive finite points to fit"
+    fit = fit_growth(*zip(*points))
+    if fit.slope <= g.bounded_slope:
+        return C, f"{where}: {fit.text()} <= {g.bounded_slope:g}: bounded along this family (not a proof)"
+    if fit.slope >= g.unbounded_slope and fit.rising:
+        return R, f"{where}: {fit.text()} >= {g.unbounded_slope:g}: grows without bound along this family"
+    return I, f"{where}: {fit.text()}: between bounded (<= {g.bounded_slope:g}) and unbounded (>= {g.unbounded_slope:g})"
+
+
+@dataclass
+class Judgement:
+    """An experiment claim's verdict with its reason, the map's rows, the witness and qualifiers."""
+
+    verdict: Verdict
+    reason: str
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    witness: dict[str, Any] | None = None
+    qualifiers: list[str] = field(default_factory=list)
+
+
+def observation_rows(observations: Sequence[Observation]) -> list[dict[str, Any]]:
+    """One row per observation: its configuration, measured values, verdict and why."""
+    rows = []
+    for obs in observations:
+        verdict, why = observation_verdict(obs)
+        rows.append({"config": obs.config, "part": obs.part, "verdict": verdict, "why": why,
+                     "in_regime": all(r.holds for r in obs.regime),
+                     "informative": not (why.startswith("uninformative")), "seeds": list(obs.seeds),
+                     "holds": list(obs.holds), "at_init": obs.at_init, "weak": obs.weak, **obs.values})
+    return rows
+
+
+def experiment_verdict(quantifier: str, outcome: ExperimentOutcome) -> Judgement:
+    """The claim's verdict from its measurements (see the module docstring)."""
+    rows = observation_rows(outcome.observations)
+    growth = [(g, *growth_verdict(g)) for g in outcome.growth]
+    measured = f"Measured: {outcome.summary()}"
+    if outcome.out_of_regime:
+        return Judgement(U, "out of regime: " + "; ".join(r.describe() for r in outcome.out_of_regime)
+                         + f". {measured}", rows)
+    main = [r for r in rows if r["part"] == "main"]
+    universal = [r for r in rows if r["part"] == "universal"]
+    qualifiers = [f"weakly informative: {r['weak']}" for r in rows if r["weak"] and r["verdict"] == C]
+    universal_verdict = read_map(universal, "forall") if universal else None
+    if quantifier == "exists":
+        if universal_verdict == R:
+            failing = [r["config"] for r in universal if r["verdict"] == R]
+            return Judgement(R, f"universal part violated at {failing}. {measured}", rows, qualifiers=qualifiers)
+        if read_map(main, "exists") == C:
+            witness = map_witness(main)
+            return Judgement(C, measured, rows, witness, qualifiers + [f"witness found: {witness}"])
+        return Judgement(U, f"no witness found at these settings (an existence claim is never refuted by a "
+                            f"search). {measured}", rows, qualifiers=qualifiers)
+    verdicts = ([read_map(main, quantifier)] if main else []) + [v for _, v, _ in growth]
+    if universal_verdict is not None:
+        verdicts.append(universal_verdict)
+    reasons = [why for _, v, why in growth]
+    if not verdicts:
+        return Judgement(U, f"nothing was measured. {measured}", rows)
+    if R in verdicts:
+        verdict = R
+    elif all(v == C for v in verdicts):
+        verdict = C
+    elif I in verdicts:
+        verdict = I
+    else:
+        verdict = U
+    if verdict == U and main and not any(r["informative"] for r in main if r["in_regime"]):
+        reasons.insert(0, "uninformative: the property already holds on the untrained model or baseline in every "
+                          "configuration inside the regime")
+    disagreeing = [f"{r['config']}: {r['why']}" for r in main if r["verdict"] == I]
+    if verdict == I and disagreeing:
+        reasons.insert(0, "; ".join(disagreeing[:4]))
+    if verdict == C and outcome.certificates:
+        verdict, note = _certified(outcome.certificates)
+        qualifiers.append(note)
+    reason = "; ".join(reasons + [measured]) if reasons else measured
+    return Judgement(verdict, reason, rows, qualifiers=qualifiers)
+
+
+def _certified(certificates: Sequence[Any]) -> tuple[Verdict, str]:
+    """proved when every certificate holds on the claim's whole printed domain; else consistent, saying
+    on which domain the certificates hold."""
+    ok = [c for c in certificates if c.ok]
+    if len(ok) == len(certificates) and all(c.complete for c in ok):
+        return Verdict.PROVED, "certified on the whole domain: " + "; ".join(f"{c.method} ({c.domain})" for c in ok)
+    partial = "; ".join(f"{c.method} ({c.domain}){'' if c.complete else ' -- this range only'}" for c in ok)
+    failed = [c.statement for c in certificates if not c.ok]
+    return C, ("certified on part of the domain only: " + (partial or "none")
+               + (f"; not certified: {failed}" if failed else ""))
