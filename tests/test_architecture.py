@@ -78,3 +78,26 @@ def test_every_file_lives_in_a_named_room() -> None:
     loose = [f.name for f in (ROOT / "theorems").glob("*.py") if f.name != "__init__.py"]
     assert not loose, f"files outside the rooms of theorems/: {loose}"
     assert {d.name for d in (ROOT / "theorems").iterdir() if d.is_dir() and d.name != "__pycache__"} == rooms
+
+
+def test_no_paper_module_names_a_verdict() -> None:
+    """The engine alone turns evidence into a verdict (theorems.engine.rules, theorems.engine.check): a
+    paper's code measures and certifies, it never decides -- no module under theorems/papers (nor the
+    example plugin) reads or builds a Verdict."""
+    offenders = []
+    for root in (ROOT / "theorems" / "papers", ROOT / "examples"):
+        for path in sorted(root.rglob("*.py")):
+            tree = ast.parse(path.read_text())
+            names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+            names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+            if "Verdict" in names or any(m.endswith(".verdict") or m.endswith("Verdict")
+                                         for m in imported_modules(path)):
+                offenders.append(str(path.relative_to(ROOT)))
+    assert not offenders, offenders
+
+
+def test_every_shipped_claim_declares_its_quantifier_prefix() -> None:
+    from theorems.engine.registry import all_claims
+
+    missing = [c.id for c in all_claims(papers=list(PAPERS)) if not c.prefix]
+    assert not missing, f"claims without a prefix (theorems.forall / theorems.exists): {missing}"

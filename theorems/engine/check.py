@@ -25,8 +25,8 @@ from numerics.certificate import Certificate, timed
 from theorems.engine.budget import PROFILES, Budget
 from theorems.engine.claim import (AnyClaim, ClaimBase, ExperimentClaim, RunContext, StatementClaim,
                                    UnencodableClaim)
-from theorems.engine.probe import Probe, Tracker
-from theorems.engine.rules import experiment_verdict
+from theorems.engine.probe import Tracker
+from theorems.engine.rules import experiment_verdict, growth_verdict, refuting_evidence, still_refutes
 from theorems.engine.search import adversarial_search, exhaustive_search, random_search
 from theorems.engine.shrink import shrink
 from theorems.engine.tolerance import is_violation
@@ -35,7 +35,8 @@ from theorems.engine.experiment import draw_verdict_map
 from theorems.engine.logic import disagree, prefix_json, prefix_text
 from theorems.engine.limits import Interrupted, TimeLimitExceeded, ctrl_c_is_interrupted, short_path, time_limit
 from theorems.engine.verdict import UNDECIDED, ClaimResult, Extremes, PartStatus, Verdict
-from theorems.engine.witness import recorded_witness, recorded_witness_path, replay, witness_json, write_witness
+from theorems.engine.witness import (experiment_witness, growth_witness, recorded_witness, recorded_witness_path,
+                                     replay, replay_growth, witness_json, write_witness)
 
 
 def check_claim(claim: AnyClaim, budget: Budget | None = None, seed: int = 0,
@@ -153,6 +154,11 @@ def _(claim: ExperimentClaim, result: ClaimResult, budget: Budget, ctx: RunConte
       witness_dir: Path | None) -> None:
     outcome = claim.experiment(ctx)
     judgement = experiment_verdict(claim.quantifier, outcome)
+    evidence = refuting_evidence(judgement, outcome.growth) if judgement.verdict == Verdict.REFUTED else None
+    if evidence is not None:
+        result.witness = experiment_witness(claim, evidence, ctx)
+    recorded = recorded_witness(claim)
+    still = recorded is not None and still_refutes(judgement, outcome.growth, recorded.get("evidence") or {})
     result.verdict = judgement.verdict
     result.reason = judgement.reason
     result.qualifiers.extend(judgement.qualifiers)
@@ -167,7 +173,7 @@ def _(claim: ExperimentClaim, result: ClaimResult, budget: Budget, ctx: RunConte
         if drawn:
             draw_verdict_map(drawn, x, y, Path(ctx.out_dir) / f"{claim.id}.map.png", title)
             result.artifacts.append(f"![verdict map]({claim.id}.map.png)")
-    _judge_expected(claim, result, None)
+    _judge_expected(claim, result, still)
 
 
 def _row_json(row: dict) -> dict:
@@ -190,10 +196,13 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
         adversarial_search(claim, family, budget, ctx.seed + 104729 * i, tracker)
 
     recorded = recorded_witness(claim)
-    replayed = replay(recorded, claim) if recorded is not None else None
+    replayed = replay(recorded, claim) if recorded is not None and recorded.get("kind") != "growth" else None
     if replayed is not None and replayed.violated:
         replayed.found_by = "recorded witness"
         tracker.violations.append(replayed)
+    still_refutes = replayed is not None and replayed.violated
+    if recorded is not None and recorded.get("kind") == "growth":
+        still_refutes = replay_growth(recorded, claim)[1] == Verdict.REFUTED
 
     _fill_stats(result, tracker, claim)
     vacuity = [timed(c) for c in claim.vacuity]
@@ -204,7 +213,25 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
     if claim.derived:
         result.qualifiers.append(f"checker-derived constant: {claim.derived}")
 
-    if tracker.violations:
+    growth = [g() for g in claim.growth]
+    judged = [(g, *growth_verdict(g)) for g in growth]
+    result.growth = [{**g.to_json(), "verdict": v.value, "why": why} for g, v, why in judged]
+    growth_refuted = next(((g, why) for g, v, why in judged if v == Verdict.REFUTED), None)
+    growth_open = [why for g, v, why in judged if v in (Verdict.INCONCLUSIVE, Verdict.UNTESTED)]
+    growth_bounded = [why for g, v, why in judged if v == Verdict.CONSISTENT]
+    result.qualifiers += [f"growth: {why}" for why in growth_bounded]
+    impossible = [timed(c) for c in claim.unsatisfiable]
+    if impossible:
+        result.certificate = (result.certificate or []) + [c.to_json() for c in impossible]
+    if any(c.ok for c in impossible) and tracker.examples + tracker.adversarial > 0:
+        raise AssertionError(f"a certificate says the hypotheses of {claim.id} cannot hold together, yet "
+                             f"{tracker.examples + tracker.adversarial} subjects met them: the certificate or a "
+                             "hypothesis predicate is wrong")
+    if any(c.ok for c in impossible):
+        result.verdict = Verdict.VACUOUS
+        result.reason = "the hypotheses cannot hold together: " + "; ".join(
+            f"{c.statement} [{c.method}, {c.domain}]" for c in impossible if c.ok)
+    elif tracker.violations:
         result.verdict = Verdict.REFUTED
         if claim.notation_slip:
             result.qualifiers.append(f"notation slip: {claim.notation_slip}")
@@ -219,12 +246,20 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
         if witness_dir is not None:  # the command line writes them itself, from the result
             write_witness(result.witness, witness_dir / f"{claim.id}.json")
             write_witness(result.worst_violation, witness_dir / f"{claim.id}.worst.json")
-    elif any(c.ok for c in vacuity) or _never_binds(tracker):
+    elif growth_refuted:
+        g, why = growth_refuted
+        result.verdict = Verdict.REFUTED
+        result.reason = why
+        result.witness = growth_witness(claim, g, why, ctx.seed)
+    elif any(c.ok and c.complete for c in vacuity) or _never_binds(tracker):
         result.verdict = Verdict.VACUOUS
-        result.reason = _vacuity_reason(tracker, [c for c in vacuity if c.ok])
+        result.reason = _vacuity_reason(tracker, [c for c in vacuity if c.ok and c.complete])
+    elif growth_open:
+        result.verdict = Verdict.INCONCLUSIVE
+        result.reason = "; ".join(growth_open)
     elif proved and (certificates or result.proof_chains):
         result.verdict = Verdict.PROVED
-    elif tracker.nontrivial > 0:
+    elif tracker.nontrivial > 0 or (growth_bounded and tracker.examples + tracker.adversarial == 0):
         result.verdict = Verdict.CONSISTENT
     elif tracker.examples + tracker.adversarial > 0:
         result.verdict = Verdict.UNTESTED
@@ -241,7 +276,7 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
             result.qualifiers.append(f"part `{stats.label}` was uninformative on every subject "
                                      f"({', '.join(stats.trivial_reasons)})")
 
-    _judge_expected(claim, result, replayed)
+    _judge_expected(claim, result, still_refutes)
     if ctx.out_dir is not None:
         result.artifacts = [make(ctx) for make in claim.artifacts]
 
@@ -336,20 +371,20 @@ def _extremes(stats: list[Extremes]) -> tuple[float | None, float | None]:
     return (min(slacks) if slacks else None), (max(ratios) if ratios else None)
 
 
-def _judge_expected(claim: ClaimBase, result: ClaimResult, replayed: Probe | None) -> None:
+def _judge_expected(claim: ClaimBase, result: ClaimResult, still: bool) -> None:
     """A claim is expected to hold (proved or consistent) unless the repository records it as
     refuted by a witness that still refutes on replay."""
-    if getattr(claim, "known_refutation", None) is not None:
-        still = replayed is not None and replayed.violated
+    if getattr(claim, "known_refutation", None):  # "" (a reading's "none under this reading") records nothing
         result.expected = result.verdict == Verdict.REFUTED and still
         result.expected_note = (
-            f"recorded refutation ({recorded_witness_path(claim)})"
+            f"recorded refutation ({short_path(str(recorded_witness_path(claim)))})"
             + ("; the recorded witness still refutes" if still else "; the recorded witness NO LONGER refutes")
         )
         return
-    if result.verdict == Verdict.VACUOUS and getattr(claim, "vacuity", ()):
+    if result.verdict == Verdict.VACUOUS and (getattr(claim, "vacuity", ()) or getattr(claim, "unsatisfiable", ())):
         result.expected = True
-        result.expected_note = "recorded as vacuous: the repository holds a certificate that the bound cannot bind"
+        result.expected_note = ("recorded as vacuous: the repository holds a certificate that the bound cannot bind "
+                                "or that the hypotheses cannot hold together")
         return
     if result.verdict in UNDECIDED:
         result.expected = True

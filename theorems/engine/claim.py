@@ -35,7 +35,7 @@ from theorems.engine.errors import ClaimError
 if TYPE_CHECKING:
     from numerics.certificate import Certificate
     from theorems.engine.informative import Informative
-    from theorems.engine.experiment import ExperimentOutcome
+    from theorems.engine.experiment import ExperimentOutcome, Growth
     from theorems.engine.family import SubjectFamily
     from theorems.engine.logic import Bound, Reading
     from theorems.engine.prerequisite import Prerequisite
@@ -277,7 +277,14 @@ class StatementClaim(ClaimBase):
     the bound can never bind (the verdict is then ``vacuous``, with the proof); ``notation_slip``
     says why a refutation of this claim is a slip of notation (the source prints "=" where its
     argument gives, and needs, only "<="): the verdict stays ``refuted``, qualified as a slip, and
-    proof summaries count it apart from the mathematical errors.
+    proof summaries count it apart from the mathematical errors. ``unsatisfiable`` are certificates that
+    the hypotheses can never hold together (premise-conclusion consistency: the claim is then
+    ``vacuous``, with the proof; a subject that meets the hypotheses contradicts such a certificate,
+    and the check is an ``error``). ``growth`` measures, for an asymptotic statement (an O(.) whose
+    constant the prefix binds), the ratio it bounds along parametric witness families
+    (:class:`~theorems.engine.experiment.Growth`): a ratio that grows without bound refutes it (the
+    witness names the family and replays by measuring it again), one between bounded and unbounded
+    leaves it inconclusive.
     """
 
     statement: tuple[Part, ...]
@@ -290,6 +297,10 @@ class StatementClaim(ClaimBase):
     derived: str = ""  # a constant the source leaves unspecified, replaced by one the checker derived
     vacuity: tuple[Callable[[], "Certificate"], ...] = ()  # certificates that the bound can never bind
     notation_slip: str = ""  # why a refutation of it is a notation slip, not a mathematical error
+    # certificates that the hypotheses cannot hold together (the implication is then vacuous)
+    unsatisfiable: tuple[Callable[[], "Certificate"], ...] = ()
+    # an asymptotic statement's ratio along parametric witness families: each call measures a Growth
+    growth: tuple[Callable[[], "Growth"], ...] = ()
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -316,7 +327,7 @@ class StatementClaim(ClaimBase):
                         f"{', '.join(sorted(s.name for s in known))}")
 
     def reading_fields(self) -> tuple[str, ...]:
-        return ("prefix", "assumptions", "subjects", "statement", "known_refutation")
+        return ("prefix", "assumptions", "subjects", "statement", "known_refutation", "unsatisfiable", "growth")
 
     def hypotheses_text(self) -> list[str]:
         return [f"{a.name}: {a.text}" for a in self.assumptions]
@@ -337,12 +348,15 @@ class ExperimentClaim(ClaimBase):
     witness; finding none at the settings tried is ``untested``, never ``refuted``), or "settings"
     (free settings the checker chose where the source is silent: consistent if every configuration
     is, refuted if every one is, inconclusive otherwise). The experiment returns measurements; the
-    engine reads the verdict (:mod:`theorems.engine.rules`). The outcome's regime checks decide whether a run counts at all: a run outside the
+    engine reads the verdict (:mod:`theorems.engine.rules`). ``known_refutation`` names the recorded
+    witness of a refutation the repository accepts: the refuting configuration (or witness family),
+    which replays by running the experiment again at the recorded audit seed and profile. The outcome's regime checks decide whether a run counts at all: a run outside the
     theorem's regime is ``untested``, never evidence either way.
     """
 
     experiment: Callable[[RunContext], "ExperimentOutcome"]
     quantifier: str = "forall"
+    known_refutation: str | None = None  # a recorded refutation: the witness file (a configuration) in witnesses/
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -351,11 +365,11 @@ class ExperimentClaim(ClaimBase):
                 raise ClaimError(f"claim {self.id}: quantifier={q!r} must be 'forall', 'exists' or 'settings'")
 
     def reading_fields(self) -> tuple[str, ...]:
-        return ("prefix", "experiment", "quantifier")
+        return ("prefix", "experiment", "quantifier", "known_refutation")
 
     def hypotheses_text(self) -> list[str]:
-        doc = (getattr(self.experiment, "__doc__", "") or "").strip().splitlines()
-        return [f"models read {self.quantifier}" + (f"; experiment: {doc[0]}" if doc else "")]
+        doc = (getattr(self.experiment, "__doc__", "") or "").strip().split("\n\n")[0]  # its first paragraph
+        return [f"models read {self.quantifier}" + (f"; experiment: {' '.join(doc.split())}" if doc else "")]
 
     def statement_text(self) -> str:
         return self.notes or self.encoding

@@ -9,6 +9,7 @@ The helpers here are the one place the interval over seeds and the markdown tabl
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
@@ -50,7 +51,7 @@ class Observation:
     config: dict[str, Any]
     holds: tuple[bool | None, ...]
     seeds: tuple[int, ...] = ()
-    at_init: bool | None = None
+    at_init: bool | None | tuple[bool | None, ...] = None
     baseline: str = "the run's initialization"
     regime: tuple[RegimeCheck, ...] = ()
     values: dict[str, Any] = field(default_factory=dict)
@@ -63,6 +64,14 @@ class Observation:
             raise ValueError(f"Observation {self.config}: {len(self.holds)} outcomes for {len(self.seeds)} seeds")
         if self.part not in ("main", "universal"):
             raise ValueError(f"Observation {self.config}: part={self.part!r} must be 'main' or 'universal'")
+
+    @property
+    def init_holds(self) -> bool:
+        """Whether the property already held at initialization: on any seed where ``at_init`` is per seed (the
+        conservative reading: one untrained run that has it makes the configuration uninformative)."""
+        if isinstance(self.at_init, tuple):
+            return any(bool(v) for v in self.at_init)
+        return bool(self.at_init)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -87,7 +96,10 @@ class Growth:
     limit_note: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """As JSON (a non-finite number as its name: "inf")."""
+        def plain(v: Any) -> Any:
+            return str(v) if isinstance(v, float) and not math.isfinite(v) else v
+        return {k: (tuple(plain(x) for x in v) if isinstance(v, tuple) else plain(v)) for k, v in asdict(self).items()}
 
 
 @dataclass

@@ -130,7 +130,10 @@ class Reading:
     summary"). Every field left ``None`` is the literal reading's: a reading overrides only what it
     reads differently -- the hypotheses (``assumptions``), the subject families (``subjects``), the
     statement's parts (``statement``), the ``prefix``, an experiment claim's ``experiment`` or its
-    ``quantifier`` over models, and the recorded witness of a refutation (``known_refutation``)."""
+    ``quantifier`` over models, the recorded witness of a refutation (``known_refutation``; "" records
+    none under this reading, where the literal one records a witness), the
+    certificates that its hypotheses cannot hold together (``unsatisfiable``) and the witness families
+    of an asymptotic statement (``growth``)."""
 
     name: str
     rests_on: str
@@ -141,10 +144,13 @@ class Reading:
     experiment: Callable[..., Any] | None = None
     quantifier: str | None = None
     known_refutation: str | None = None
+    unsatisfiable: tuple[Callable[..., Any], ...] | None = None
+    growth: tuple[Callable[..., Any], ...] | None = None
 
     def overrides(self) -> dict[str, Any]:
         """The claim fields this reading replaces."""
-        fields = ("prefix", "assumptions", "subjects", "statement", "experiment", "quantifier", "known_refutation")
+        fields = ("prefix", "assumptions", "subjects", "statement", "experiment", "quantifier", "known_refutation",
+                  "unsatisfiable", "growth")
         return {f: getattr(self, f) for f in fields if getattr(self, f) is not None}
 
 

@@ -51,7 +51,7 @@ def observation_verdict(obs: Observation) -> tuple[Verdict, str]:
     if undetermined:
         return I, f"the run cannot tell on seeds {undetermined}"
     if all(obs.holds):
-        if obs.at_init:
+        if obs.init_holds:
             return U, f"uninformative: the property already holds on {obs.baseline}"
         verdict = C
     elif not any(obs.holds):
@@ -152,7 +152,7 @@ def observation_rows(observations: Sequence[Observation]) -> list[dict[str, Any]
     rows = []
     for obs in observations:
         verdict, why = observation_verdict(obs)
-        rows.append({"config": obs.config, "part": obs.part, "verdict": verdict, "why": why,
+        rows.append({"config": obs.config, "part": obs.part, "verdict": verdict, "why": why, "note": obs.note,
                      "in_regime": all(r.holds for r in obs.regime),
                      "informative": not (why.startswith("uninformative")), "seeds": list(obs.seeds),
                      "holds": list(obs.holds), "at_init": obs.at_init, "weak": obs.weak, **obs.values})
@@ -183,7 +183,11 @@ def experiment_verdict(quantifier: str, outcome: ExperimentOutcome) -> Judgement
     verdicts = ([read_map(main, quantifier)] if main else []) + [v for _, v, _ in growth]
     if universal_verdict is not None:
         verdicts.append(universal_verdict)
-    reasons = [why for _, v, why in growth]
+    reasons = [why for _, v, why in growth if v == R] or [why for _, v, why in growth]
+    refuting = [r for r in main + universal if r["verdict"] == R and r["in_regime"] and r["informative"]]
+    if refuting and (R in verdicts):
+        reasons.insert(0, "refuted at " + "; ".join(f"{r['config']} ({r['why'] or 'failed on every seed'})"
+                                                  for r in refuting[:3]))
     if not verdicts:
         return Judgement(U, f"nothing was measured. {measured}", rows)
     if R in verdicts:
@@ -194,7 +198,10 @@ def experiment_verdict(quantifier: str, outcome: ExperimentOutcome) -> Judgement
         verdict = I
     else:
         verdict = U
-    if verdict == U and main and not any(r["informative"] for r in main if r["in_regime"]):
+    if verdict == U and main and not any(r["in_regime"] for r in main):
+        reasons.insert(0, "out of regime: no configuration is inside the theorem's regime ("
+                          + "; ".join(sorted({r["why"] for r in main if r["why"]}))[:300] + ")")
+    elif verdict == U and main and not any(r["informative"] for r in main if r["in_regime"]):
         reasons.insert(0, "uninformative: the property already holds on the untrained model or baseline in every "
                           "configuration inside the regime")
     disagreeing = [f"{r['config']}: {r['why']}" for r in main if r["verdict"] == I]
@@ -205,6 +212,28 @@ def experiment_verdict(quantifier: str, outcome: ExperimentOutcome) -> Judgement
         qualifiers.append(note)
     reason = "; ".join(reasons + [measured]) if reasons else measured
     return Judgement(verdict, reason, rows, qualifiers=qualifiers)
+
+
+def refuting_evidence(judgement: Judgement, growth: Sequence[Growth]) -> dict[str, Any] | None:
+    """What refutes an experiment claim, as a witness can name it: the first refuted configuration inside the
+    regime (its config), else the first witness family that grows without bound (its name)."""
+    for row in judgement.rows:
+        if row["verdict"] == R and row["in_regime"] and row["informative"]:
+            return {"config": row["config"], "part": row["part"], "seeds": row["seeds"], "holds": row["holds"],
+                    "why": row["why"]}
+    for g in growth:
+        verdict, why = growth_verdict(g)
+        if verdict == R:
+            return {"growth": g.name, "why": why}
+    return None
+
+
+def still_refutes(judgement: Judgement, growth: Sequence[Growth], recorded: dict[str, Any]) -> bool:
+    """Whether the evidence a recorded witness names -- a configuration, or a witness family -- still refutes."""
+    if "growth" in recorded:
+        return any(g.name == recorded["growth"] and growth_verdict(g)[0] == R for g in growth)
+    return any(row["config"] == recorded.get("config") and row["verdict"] == R and row["in_regime"]
+               for row in judgement.rows)
 
 
 def _certified(certificates: Sequence[Any]) -> tuple[Verdict, str]:

@@ -30,6 +30,8 @@ from theorems.engine.family import SubjectFamily
 WITNESS_VERSION = 2
 MAX_WITNESS_BYTES = 32 * 2**20  # a learned encoder's subject (1 797 digits x d = 64) is under 4 MB
 REQUIRED_FIELDS = ("claim", "family", "subject", "subject_sha256")
+GROWTH_FIELDS = ("claim", "kind", "growth")
+EXPERIMENT_FIELDS = ("claim", "kind", "evidence", "audit_seed", "quick")
 
 
 def subject_checksum(subject_json: Any) -> str:
@@ -56,6 +58,53 @@ def witness_json(claim: StatementClaim, p: Probe, seed: int, role: str) -> dict[
         "subject_sha256": subject_checksum(subject), "dps": p.dps, "seed": seed,
         "found_by": p.found_by, "parts": parts,
     }
+
+
+def growth_witness(claim: StatementClaim, growth: Any, why: str, seed: int) -> dict[str, Any]:
+    """The witness of an asymptotic statement refuted along a parametric family: the family's name and the
+    ratios measured; ``clcheck replay`` measures the claim's family of that name again."""
+    return {"version": WITNESS_VERSION, "kind": "growth", "claim": claim.id, "reading": claim.reading,
+            "plugin": origin(claim.id), "role": "minimal", "statement": claim.statement_text(),
+            "description": f"{growth.name} along {growth.parameter}: {why}", "growth": growth.to_json(),
+            "seed": seed, "found_by": "witness family"}
+
+
+def replay_growth(data: dict[str, Any], claim: StatementClaim) -> tuple[Any, Any, str]:
+    """Measure again the claim's witness family the growth witness names: (growth, verdict, why)."""
+    from theorems.engine.rules import growth_verdict
+
+    name = data.get("growth", {}).get("name") if isinstance(data.get("growth"), dict) else None
+    for make in claim.growth:
+        growth = make()
+        if growth.name == name:
+            return (growth, *growth_verdict(growth))
+    known = ", ".join(repr(make().name) for make in claim.growth) or "none"
+    raise WitnessError(f"claim {claim.id} (reading {claim.reading!r}) has no witness family named {name!r} "
+                       f"(its families: {known})")
+
+
+def experiment_witness(claim: Any, evidence: dict[str, Any], ctx: Any) -> dict[str, Any]:
+    """The witness of a refuted experiment claim: the refuting configuration (or witness family) and where to
+    run the experiment again to see it (the audit seed and the profile)."""
+    what = (f"configuration {evidence['config']}" if "config" in evidence else f"witness family {evidence['growth']}")
+    return {"version": WITNESS_VERSION, "kind": "experiment", "claim": claim.id, "reading": claim.reading,
+            "plugin": origin(claim.id), "role": "minimal", "statement": claim.statement_text(),
+            "description": f"{what}: {evidence['why']}", "evidence": evidence, "audit_seed": ctx.seed,
+            "quick": bool(ctx.quick), "found_by": "experiment"}
+
+
+def replay_experiment(data: dict[str, Any], claim: Any) -> tuple[bool, str]:
+    """Run the claim's experiment again at the witness's audit seed and profile: (still refutes, why)."""
+    from theorems.engine.claim import RunContext
+    from theorems.engine.rules import experiment_verdict, still_refutes
+
+    evidence, seed, quick = data.get("evidence"), data.get("audit_seed"), data.get("quick")
+    if not isinstance(evidence, dict) or not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(quick, bool):
+        raise WitnessError("an experiment witness needs the fields evidence (an object), audit_seed (an integer) "
+                           "and quick (true or false)")
+    outcome = claim.experiment(RunContext(seed, quick, None))
+    judgement = experiment_verdict(claim.quantifier, outcome)
+    return still_refutes(judgement, outcome.growth, evidence), judgement.reason
 
 
 def witness_files(result: Any) -> list[tuple[str, dict[str, Any]]]:
@@ -90,11 +139,12 @@ def read_witness(path: Path) -> dict[str, Any]:
         raise WitnessError(str(exc)) from None
     if not isinstance(data, dict):
         raise WitnessError(f"witness file {str(path)!r} holds a JSON {type(data).__name__}, not an object")
-    missing = [k for k in REQUIRED_FIELDS if k not in data]
+    needed = {"growth": GROWTH_FIELDS, "experiment": EXPERIMENT_FIELDS}.get(data.get("kind"), REQUIRED_FIELDS)
+    missing = [k for k in needed if k not in data]
     if missing:
         raise WitnessError(f"witness file {str(path)!r} lacks the field(s) {', '.join(missing)}: "
                            "it was not written by clcheck audit")
-    wrong = [k for k in ("claim", "family", "subject_sha256") if not isinstance(data[k], str)]
+    wrong = [k for k in ("claim", "family", "subject_sha256") if k in data and not isinstance(data[k], str)]
     wrong += [k for k in ("plugin",) if k in data and not isinstance(data[k], (str, type(None)))]
     if wrong:
         raise WitnessError(f"witness file {str(path)!r}: the field(s) {', '.join(wrong)} must be strings")
@@ -136,14 +186,14 @@ def replay(data: dict[str, Any], claim: StatementClaim) -> Probe:
     return probe(claim, family, subject, found_by=data.get("found_by", "witness"), force_confirm=True)
 
 
-def recorded_witness_path(claim: StatementClaim) -> Path | None:
+def recorded_witness_path(claim: Any) -> Path | None:
     """Where the owning plugin keeps the claim's recorded refutation (None if none is recorded)."""
-    if claim.known_refutation is None:
+    if not claim.known_refutation:  # None, or "" (a reading that records no refutation)
         return None
     folder = paper_of(claim).witnesses
     return None if folder is None else folder / claim.known_refutation
 
 
-def recorded_witness(claim: StatementClaim) -> dict[str, Any] | None:
+def recorded_witness(claim: Any) -> dict[str, Any] | None:
     path = recorded_witness_path(claim)
     return read_witness(path) if path is not None and path.exists() else None

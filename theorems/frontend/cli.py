@@ -269,8 +269,14 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
         claim = claim.reading_named(reading)
     except ClaimError as exc:
         raise WitnessError(str(exc)) from None
+    if data.get("kind") == "experiment":
+        _replay_experiment(data, claim)
+        return
     if not isinstance(claim, StatementClaim):
-        raise WitnessError(f"claim {claim.id} is not a statement claim: it has no witnesses to replay")
+        raise WitnessError(f"claim {claim.id} is not a statement claim: its witnesses are experiment witnesses")
+    if data.get("kind") == "growth":
+        _replay_growth(data, claim)
+        return
     p = replay_witness(data, claim)
     console.print(f"claim {claim.id}: {escape(claim.statement_text())}")
     console.print(f"subject: {escape(p.family.describe(p.subject))}")
@@ -283,6 +289,46 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
         console.print(f"[bold red]the witness still refutes {claim.id}[/bold red] (mpmath, {p.dps} digits)")
     else:
         console.print(f"[yellow]the witness no longer refutes {claim.id}[/yellow]")
+        raise typer.Exit(1)
+
+
+def _replay_experiment(data: dict, claim: Any) -> None:
+    """An experiment witness: run the experiment again at the recorded audit seed and profile; exit 0 iff the
+    recorded configuration (or witness family) still refutes the claim."""
+    from theorems.engine.claim import ExperimentClaim
+    from theorems.engine.errors import WitnessError
+    from theorems.engine.witness import replay_experiment
+    from training.device import configure_process, deterministic_kernels
+
+    if not isinstance(claim, ExperimentClaim):
+        raise WitnessError(f"claim {claim.id} is not an experiment claim: an experiment witness cannot replay on it")
+    configure_process()
+    deterministic_kernels()
+    still, why = replay_experiment(data, claim)
+    console.print(f"claim {claim.id} (reading {claim.reading}): {escape(str(data.get('description', '')))}")
+    console.print(f"ran the experiment again (audit seed {data['audit_seed']}, "
+                  f"{'quick' if data['quick'] else 'audit'} profile): {escape(why[:400])}")
+    if still:
+        console.print(f"[bold red]the recorded evidence still refutes {claim.id}[/bold red]")
+    else:
+        console.print(f"[yellow]the recorded evidence no longer refutes {claim.id}[/yellow]")
+        raise typer.Exit(1)
+
+
+def _replay_growth(data: dict, claim: Any) -> None:
+    """A growth witness: measure the claim's witness family again; exit 0 iff it still grows without bound."""
+    from theorems.engine.verdict import Verdict
+    from theorems.engine.witness import replay_growth
+
+    growth, verdict, why = replay_growth(data, claim)
+    console.print(f"claim {claim.id} (reading {claim.reading}): {escape(claim.statement_text())}")
+    console.print(f"witness family: {escape(growth.name)} along {growth.parameter}")
+    for x, r in zip(growth.xs, growth.ratios):
+        console.print(f"  {growth.parameter} = {x:g}: ratio {r:.6g}")
+    if verdict == Verdict.REFUTED:
+        console.print(f"[bold red]the family still refutes {claim.id}[/bold red]: {escape(why)}")
+    else:
+        console.print(f"[yellow]the family no longer refutes {claim.id}[/yellow]: {escape(why)}")
         raise typer.Exit(1)
 
 

@@ -21,7 +21,8 @@ from the mathematical errors.
 (text in parentheses is commentary). A step's status is ``certified`` (every check is
 certified), ``tested`` (checked numerically, not proved), ``refuted`` (a check refuted the
 statement it covers: the printed proof breaks there), ``assumption`` (a cited external theorem,
-the only kind of step taken on trust) or ``unchecked``. The dependency graph
+the only kind of step taken on trust) or ``unchecked`` -- ``unchecked (circular)`` when its only check
+is the page's own claim (the verdict the proof is meant to establish cannot check one of its steps). The dependency graph
 joins each check to the claim whose proof uses it, plus the paper's structure edges
 (e.g. Lemma 6 + Lemma 7 -> Theorem 1), coloured by verdict, the way a formalization
 blueprint shows its progress.
@@ -37,6 +38,7 @@ from typing import Any
 from numerics.files import write_text_atomic
 from theorems.engine.figures import save_figure, subplots
 from theorems.engine.verdict import ClaimResult, PartStatus, Verdict
+from theorems.frontend.report import logical_form
 
 TAG = re.compile(r"\[check:\s*(.*?)\]\s*\.?\s*$", re.S)
 REF = re.compile(r'([a-z]+(?:\.[a-z0-9_]+)+)(?:\s+part\s+"([^"]+)")?')
@@ -66,6 +68,10 @@ class Step:
     checks: list[dict[str, Any]] = field(default_factory=list)  # what the named results / certificates gave
     generated: bool = False  # a step of a section generated from a checked chain (status read from the page)
     slip: bool = False  # refuted only as printed ('='), while the reading the proof needs holds
+    circular: bool = False  # its only check was its own claim: unchecked (circular)
+
+    def status_text(self) -> str:
+        return self.status + (" (notation slip)" if self.slip else " (circular)" if self.circular else "")
 
 
 @dataclass
@@ -237,8 +243,12 @@ def assign(pages: list[Page], results: dict[str, ClaimResult]) -> None:
             if step.cited is not None:
                 step.status = "assumption"
                 continue
-            statuses = [ref_status(cid, part, results) for cid, part in step.refs]
-            ref_statuses = dict(zip(step.refs, statuses))
+            # a check by the page's own claim (its verdict, or its only part) is circular: the step would be
+            # "checked" by the very verdict the proof is meant to establish; it counts only beside a check of its own
+            refs = [ref for ref in step.refs if not _circular(ref, page.claim_id)]
+            step.circular = len(refs) < len(step.refs) and not (refs or step.named or step.certs)
+            statuses = [ref_status(cid, part, results) for cid, part in refs]
+            ref_statuses = dict(zip(refs, statuses))
             step.checks = []
             for key in step.named:
                 status, info = named_status(key)
@@ -251,6 +261,23 @@ def assign(pages: list[Page], results: dict[str, ClaimResult]) -> None:
             step.status = combine(statuses)
             step.slip = step.status == "refuted" and is_slip(step, ref_statuses)
             _ASSIGNED[(page.claim_id, step.number)] = step
+
+
+def _circular(ref: tuple[str, str | None], claim_id: str) -> bool:
+    """A check by the page's own claim as a whole -- its verdict, or its only part, the statement the proof
+    establishes. (A part of the claim that is one of the proof's own relations is evaluated on its own.)"""
+    cid, part = ref
+    if cid != claim_id:
+        return False
+    if part is None:
+        return True
+    from theorems.engine.registry import get
+
+    try:
+        claim = get(cid)
+    except KeyError:
+        return False  # not registered: the tag's own check reports it
+    return len(getattr(claim, "statement", ())) <= 1
 
 
 def is_slip(step: Step, ref_statuses: dict[tuple[str, str | None], str]) -> bool:
@@ -393,7 +420,7 @@ def write_report(pages: list[Page], results: dict[str, ClaimResult], graph_png: 
             text = step.text.replace("|", "\\|")
             if len(text) > 160:
                 text = text[:157] + "..."
-            status = step.status + (" (notation slip)" if step.slip else "")
+            status = step.status_text()
             lines.append(f"| {step.number} | **{status}** | {refs.replace('|', '/')} | {text} |")
     write_text_atomic(path, "\n".join(lines) + "\n")
     complete_proofs_json(path.parent / "proofs.json", pages, results)
@@ -461,6 +488,7 @@ def legacy_entry(page: Page, results: dict[str, ClaimResult]) -> dict[str, Any]:
                   else " + ".join(methods) if methods
                   else "numeric" if step.status in ("tested", "refuted") else "")
         steps.append({"number": step.number, "text": step.text, "status": step.status, "slip": step.slip,
+                      "circular": step.circular,
                       "method": method, "checks": checks, "note": step.cited or "",
                       "margins": {c["claim"] + (f" part {c['part']!r}" if c["part"] else ""): -c["min_slack"]
                                   for c in checks if c.get("min_slack") is not None}})
@@ -501,6 +529,10 @@ def checker_block(page: Page, result: ClaimResult | None, seed: int) -> str:
         lines.append(f"- verdict: **{result.verdict.value}**"
                      + (f"; min slack {result.min_slack:.4g}" if result.min_slack is not None else "")
                      + (f"; worst ratio {result.worst_ratio:.4g}" if result.worst_ratio is not None else ""))
+        lines += [f"- {line}" for line in logical_form(result)[:1]]
+        if len(result.readings) > 1:
+            lines.append("- readings" + (" (reading-sensitive)" if result.reading_sensitive else "") + ": "
+                         + "; ".join(f"{r['name']}: {r['verdict']}" for r in result.readings))
         for cert in result.certificate or []:
             if cert["ok"]:
                 scope = "" if cert.get("complete", True) else " (finite range only)"
@@ -510,7 +542,9 @@ def checker_block(page: Page, result: ClaimResult | None, seed: int) -> str:
         for label, status in result.part_status.items():
             lines.append(f"- part `{label}`: {status.value}")
     for step in page.steps:
-        lines.append(f"- step {step.number}: {step.status}" + (" (notation slip: printed '=')" if step.slip else "")
+        lines.append(f"- step {step.number}: {step.status}" + (" (notation slip: printed '=')" if step.slip else
+                                                                " (circular: its only check is its own claim)"
+                                                                if step.circular else "")
                      + "".join(f"; {c['method']}: {c['statement']}" for c in step.checks if "cert" in c))
     if result is not None and result.verdict == Verdict.REFUTED:
         lines.append(f"- broken step: {broken_text(broken_step(page, None, result))}")
@@ -524,6 +558,7 @@ def write_back(page: Page, result: ClaimResult | None, seed: int) -> None:
         if not step.generated and (page.claim_id, step.number) in _ASSIGNED:
             checked = _ASSIGNED[(page.claim_id, step.number)]
             step.status, step.slip, step.checks = checked.status, checked.slip, checked.checks
+            step.circular = checked.circular
         elif step.cited is not None:
             step.status = "assumption"
     text = page.path.read_text()

@@ -135,7 +135,7 @@ def _details(r: ClaimResult) -> list[str]:
     for role, w in (("minimal witness", r.witness), ("worst violation", r.worst_violation)):
         if w is not None:
             out.append(f"- {role} ({w['found_by']}): {w['description']}")
-            for part in w["parts"]:
+            for part in w.get("parts", []):
                 if part["violated"]:
                     relation = part.get("relation", part["part"])
                     out.append(f"  - `{relation}` fails: left side {part['lhs']}, right side {part['rhs']} "
@@ -186,13 +186,13 @@ def _configuration_table(rows: list[dict[str, Any]]) -> list[str]:
     for row in rows:
         config = row.get("config", {}) if isinstance(row.get("config"), dict) else {"config": row.get("config")}
         outcome = "".join("+" if h else "-" if h is False else "?" for h in row.get("holds", []))
-        flat.append({**config, "verdict": row.get("verdict"), "why": row.get("why", ""),
+        flat.append({**config, "verdict": row.get("verdict"), "why": row.get("why", ""), "note": row.get("note", ""),
                      "per seed (+ holds)": outcome, "at init": row.get("at_init"),
-                     **{k: v for k, v in row.items() if k not in ("config", "verdict", "why", "holds", "at_init", "seeds",
+                     **{k: v for k, v in row.items() if k not in ("config", "verdict", "why", "note", "holds", "at_init", "seeds",
                                                                   "part", "informative", "weak")
                         and not isinstance(v, (list, dict))}})
     keys = list(dict.fromkeys(k for row in flat for k in row))
-    out = ["| " + " | ".join(keys) + " |", "| " + " | ".join("---" for _ in keys) + " |"]
+    out = ["| " + " | ".join(cell(k) for k in keys) + " |", "| " + " | ".join("---" for _ in keys) + " |"]
     for row in flat:
         out.append("| " + " | ".join(fmt(row.get(k)) if isinstance(row.get(k), float) else cell(row.get(k, ""))
                                       for k in keys) + " |")

@@ -11,7 +11,7 @@ uniformity metric in self-supervised learning" (ICLR 2024), ask of a uniformity 
 
 from pathlib import Path
 
-from theorems import Claim, Eq, Kind, Le, Paper, Source, parts, quantity, register, register_paper
+from theorems import Claim, Eq, Kind, Le, Paper, Source, forall, parts, quantity, register, register_paper
 from theorems.subjects import Distribution, Embeddings, Family, Scalar
 
 PAPER = register_paper(Paper("hyper", "Wang & Isola (2020), alignment and uniformity on the hypersphere",
@@ -76,31 +76,35 @@ pairs = Family(
 )
 t = pairs.symbol("t")
 SOURCE = "arXiv:2005.10242"
+# the objects each sentence binds, in its order: an encoder on the unit sphere (its values on the pairs and
+# their masses), and the temperature t where the sentence has one
+ENCODER = forall("f", "encoders onto the unit sphere S^(d-1): their values x_i, y_i on n positive pairs of mass p_i")
+TEMPERATURE = forall("t", "t > 0")
 
 register(Claim(
     "hyper.align_cosine", Kind.IDENTITY, Source(SOURCE, "Section 4.1, L_align with alpha = 2 on the sphere"),
-    parts(Eq(L_align, 2 - 2 * mean_cos)), subjects=(pairs,),
+    parts(Eq(L_align, 2 - 2 * mean_cos)), subjects=(pairs,), prefix=(ENCODER,),
     encoding="||u - v||^2 = 2 - 2 u^T v for unit u, v, averaged over the positive pairs.",
 ))
 
 register(Claim(
     "hyper.uniform_range", Kind.INEQUALITY, Source(SOURCE, "Section 4.1, L_uniform on the unit sphere"),
     parts(Le(-4 * t, L_uniform), Le(L_uniform, 0), labels=["-4t <= L_uniform", "L_uniform <= 0"]),
-    subjects=(pairs,),
+    subjects=(pairs,), prefix=(TEMPERATURE, ENCODER),
     encoding="0 <= ||f(x) - f(y)||^2 <= 4 on the unit sphere, so exp(-4t) <= E exp(-t ||.||^2) <= 1.",
 ))
 
 register(Claim(
     "hyper.uniform_cloning.population", Kind.IDENTITY,
     Source("arXiv:2005.10242; Fang et al. (ICLR 2024), Section 3", "instance cloning, L_uniform as defined"),
-    parts(Eq(L_uniform_cloned, L_uniform)), subjects=(pairs,),
+    parts(Eq(L_uniform_cloned, L_uniform)), subjects=(pairs,), prefix=(ENCODER, TEMPERATURE),
     encoding="D + D with half the mass on each copy is the same distribution p_data, so L_uniform is unchanged.",
 ))
 
 register(Claim(
     "hyper.uniform_cloning.pdist", Kind.IDENTITY,
     Source("arXiv:2005.10242; Fang et al. (ICLR 2024), Section 3", "instance cloning, the printed uniform_loss code"),
-    parts(Eq(L_uniform_pdist_cloned, L_uniform_pdist)), subjects=(pairs,),
+    parts(Eq(L_uniform_pdist_cloned, L_uniform_pdist)), subjects=(pairs,), prefix=(ENCODER, TEMPERATURE),
     known_refutation="hyper.uniform_cloning.pdist.json",
     notes="The code averages over pairs i < j only: cloning adds pairs at distance 0 (e^0 = 1) and changes the "
           "value, as Fang et al. report; the population definition (hyper.uniform_cloning.population) does not.",
