@@ -14,6 +14,10 @@ from theorems.frontend import proof_run as pr
 from theorems.papers.huang import sharp_constants as sc
 from theorems.papers.huang import step_checks as st
 
+# steps whose only check is their own claim as a whole (its verdict, or its only part): unchecked (circular). A step
+# checked by another part of its own claim (nn_classifier_linear step 2, theorem1 step 1: proof steps registered
+# as parts of their claims, evaluated on the subjects) is not circular.
+CIRCULAR = {("huang.lemma1", 1), ("huang.lemma1", 2), ("huang.theorem2.main_close", 1), ("huang.theorem2.main_part", 2)}
 TINY = Budget(examples=6, adversarial_starts=1, adversarial_steps=5, shrink_tries=5, quick=True)
 
 
@@ -31,14 +35,21 @@ def test_proofs_run_reports_no_unchecked_huang_step() -> None:
     statuses = {(p.claim_id, s.number): s.status for p in pages for s in p.steps}
     assert all(p.steps for p in pages)
     unchecked = sorted(k for k, v in statuses.items() if v == "unchecked")
-    assert unchecked == [], unchecked
+    # the circular steps (issue 27 item 7); each needs a check of its own (the elementary set arithmetic of Lemma 1,
+    # the triangle inequality of the Theorem 2 step), not written yet
+    assert unchecked == sorted(CIRCULAR), unchecked
+    circular = {(p.claim_id, s.number) for p in pages for s in p.steps if s.circular}
+    assert circular == CIRCULAR
     assert not any(s.cited for p in pages for s in p.steps), "Huang's slides cite no external theorem"
 
 
 def test_step_certificates_and_named_instances_hold() -> None:
     for key in ("huang.lemma2_alignment_identity", "huang.theorem3_drop_terms", "huang.theorem3_never_binds",
-                "huang.theorem4_algebra", "huang.trace_identity_all_sizes", "huang.trace_bound_printed"):
+                "huang.theorem4_algebra", "huang.trace_identity_all_sizes", "huang.trace_bound_printed",
+                "huang.infonce_pointwise", "huang.nn_scores", "huang.theorem1_algebra"):
         assert pf.cert_status(key)[0] == "certified", key
+    for key in ("huang.crosscorr_split", "huang.simple_contrastive_expansion"):  # finite ranges of sizes only
+        assert pf.cert_status(key)[0] == "tested", key
     for key in ("huang.lemma2_cauchy_schwarz", "huang.theorem3_solve", "huang.theorem4_triangle"):
         assert pf.named_status(key)[0] == "named-result", key
 

@@ -34,7 +34,39 @@ REN_IDS = {"ren.alignment_score", "ren.balance_score", "ren.unbalanced_example",
 def test_the_catalog_ids_are_registered() -> None:
     assert {c.id for c in all_claims(["ren"])} == REN_IDS
     assert get("ren.theorem43a").quantifier == "exists" and get("ren.theorem43b").quantifier == "exists"
-    assert get("ren.lemma_b17").quantifier == "exists" and get("ren.stagewise").quantifier == "forall"
+    assert get("ren.lemma_b17").quantifier == "exists" and get("ren.stagewise").quantifier == "settings"
+    assert all(c.prefix for c in all_claims(["ren"])), "every claim declares its quantifier prefix"
+
+
+def _bound(prefix, name):
+    names = [b.name for b in prefix]
+    return names.index(name), prefix[names.index(name)]
+
+
+def test_theorem43b_binds_the_betas_before_the_model_and_its_reading_after() -> None:
+    """As printed, (beta1, beta2) come before 'for any valid model' and may not depend on it; the reading
+    'betas chosen per model' binds them after the model, and reads the models universally."""
+    claim = get("ren.theorem43b")
+    i_b1, beta1 = _bound(claim.prefix, "beta1")
+    i_model, model = _bound(claim.prefix, "model")
+    assert i_b1 < i_model and model.quantifier == "forall"
+    assert "model" not in beta1.dependencies(claim.prefix[:i_b1])
+    per_model = claim.reading_named("betas chosen per model")
+    j_b1, beta1_r = _bound(per_model.prefix, "beta1")
+    j_model, _ = _bound(per_model.prefix, "model")
+    assert j_model < j_b1 and "model" in beta1_r.dependencies(per_model.prefix[:j_b1])
+    assert per_model.quantifier == "forall"
+
+
+def test_stagewise_readings_differ_in_what_beta1_may_depend_on() -> None:
+    claim = get("ren.stagewise")
+    relative = claim.reading_named("beta1 small relative to the Stage-1 length")
+    i_b1, beta1 = _bound(relative.prefix, "beta1")
+    assert "T1" in beta1.dependencies(relative.prefix[:i_b1])
+    fixed = claim.reading_named("every small beta1, any Stage-1 length")
+    i_t1, _ = _bound(fixed.prefix, "T1")
+    i_b1, beta1 = _bound(fixed.prefix, "beta1")
+    assert beta1.quantifier == "forall" and i_b1 < i_t1
 
 
 # -- metrics ---------------------------------------------------------------------------------------
@@ -170,17 +202,87 @@ def test_training_is_deterministic_in_its_seed() -> None:
 
 
 def test_a_dynamics_claim_takes_the_audit_seed(tmp_path, monkeypatch) -> None:
-    """ren.theorem43a (quick): the same seed gives the same outcome (computed twice, in two fresh
-    caches), a different seed gives different runs."""
+    """ren.theorem43a (quick): the same audit seed gives the same measurements (computed twice, in two
+    fresh caches), another audit seed trains on other seeds (1000 s + 0..4) and gives other runs."""
+    from theorems.papers.ren import dynamics
+
     claim = get("ren.theorem43a")
 
     def outcome(seed: int, cache: str) -> dict:
         monkeypatch.setenv("CLCHECK_CACHE", str(tmp_path / cache))
-        result = check_claim(claim, PROFILES["quick"], seed=seed)
-        return result.experiment
+        dynamics.measure.cache_clear()
+        return check_claim(claim, PROFILES["quick"], seed=seed).experiment
 
     first, again, other = outcome(0, "a"), outcome(0, "b"), outcome(1, "c")
-    strip = lambda e: [{k: v for k, v in row.items()} for row in e["configurations"]]
-    assert strip(first) == strip(again) and first["value"] == again["value"]
-    assert first["seeds"] == [0] and other["seeds"] == [1]
-    assert [row["cond_end"] for row in first["configurations"]] != [row["cond_end"] for row in other["configurations"]]
+    assert first["configurations"] == again["configurations"] and first["value"] == again["value"]
+    assert first["seeds"] == [0, 1, 2, 3, 4] and other["seeds"] == [1000, 1001, 1002, 1003, 1004]
+    key = "cond(end) median"
+    assert [row[key] for row in first["configurations"]] != [row[key] for row in other["configurations"]]
+    assert all(len(row["holds"]) == 5 and row["at_init"] is not None for row in first["configurations"])
+
+
+# -- measurements, not verdicts --------------------------------------------------------------------
+def test_merged_regime_keeps_the_worst_run() -> None:
+    from theorems.engine.experiment import RegimeCheck
+    from theorems.papers.ren.dynamics import merged_regime
+
+    ok = [RegimeCheck("gap", "t", 0.05, "<= 0.1", True)]
+    bad = [RegimeCheck("gap", "t", 0.2, "<= 0.1", False)]
+    merged = merged_regime([ok, ok, bad])
+    assert len(merged) == 1 and merged[0].value == 0.2 and not merged[0].holds
+    assert merged_regime([ok, ok])[0].holds
+
+
+def _fake_runs(monkeypatch, works):
+    """Replace the training runs of ren.theorem43b by synthetic measurements: run (pair, sigma, seed) ends
+    balanced iff works(pair, sigma, seed)."""
+    from theorems.engine.experiment import RegimeCheck
+    from theorems.papers.ren import dynamics
+
+    def fake(spec, n_align, end_stream=None, at_t1=False):
+        ok = works((spec.beta1, spec.beta2), spec.model.sigma, spec.seed)
+        return {"checks": (RegimeCheck("gap", "t", 0.0, "<= 0.1", True),), "in_regime": True, "align0": 0.7,
+                "align_end": 0.98, "bal0": 4.0, "bal_end": 4.8 if ok else 1.2, "cond_end": 1.05, "cond_T1": 9.0,
+                "T1": 300, "steps": 600, "flow_cond_end": 1.05, "cond_gap": 0.01}
+
+    monkeypatch.setattr(dynamics, "measure", fake)
+
+
+def test_theorem43b_literal_needs_one_pair_for_every_model(monkeypatch) -> None:
+    """Each pair works on one model only: the literal reading (a pair before the model) finds no witness,
+    the reading 'betas chosen per model' is consistent -- the order of the quantifiers decides."""
+    from theorems.engine.claim import RunContext
+    from theorems.engine.rules import experiment_verdict
+    from theorems.engine.verdict import Verdict
+    from theorems.papers.ren import dynamics
+
+    pairs = [(b1, b2) for b1 in dynamics.betas(False)[0] for b2 in dynamics.betas(False)[1]]
+    models = list(dynamics.spectra(False).values())
+    _fake_runs(monkeypatch, lambda pair, sigma, seed: pairs.index(pair) == models.index(sigma) % len(pairs))
+    ctx = RunContext(seed=0, quick=False)
+    literal = experiment_verdict("exists", dynamics.theorem43b(ctx))
+    per_model = experiment_verdict("forall", dynamics.theorem43b_per_model(ctx))
+    assert literal.verdict == Verdict.UNTESTED and "no witness" in literal.reason
+    assert per_model.verdict == Verdict.CONSISTENT
+    _fake_runs(monkeypatch, lambda pair, sigma, seed: pair == pairs[1])
+    assert experiment_verdict("exists", dynamics.theorem43b(ctx)).witness["beta2"] == pairs[1][1]
+    _fake_runs(monkeypatch, lambda pair, sigma, seed: seed % 2 == 0)  # the seeds disagree: never a witness
+    assert experiment_verdict("exists", dynamics.theorem43b(ctx)).verdict == Verdict.UNTESTED
+
+
+def test_certificates_say_which_domain_they_cover() -> None:
+    from theorems.papers.ren.exact import a7_certificate, constant_map_certificate
+
+    const = constant_map_certificate()
+    assert const.ok and const.complete  # every constant map: the two distances are one expression
+    a7 = a7_certificate(3)
+    assert a7.ok and not a7.complete and "r <= 3" in a7.domain  # finitely many r: never 'proved'
+
+
+def test_a_fixed_beta1_undoes_the_stage1_growth_eventually() -> None:
+    """The infinite-width Stage-1 flow at a fixed beta1: cond(P_A) grows past kappa, then comes back to it
+    at a finite time after T*, later for a smaller beta1."""
+    from theorems.papers.ren.dynamics import reversal_time
+
+    fast, slow = reversal_time(0.1), reversal_time(0.05)
+    assert fast["peak"] > 5.0 and fast["T*"] < fast["T_back"] < slow["T_back"] < math.inf

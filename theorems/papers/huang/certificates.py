@@ -41,7 +41,10 @@ def infonce_decomposition() -> Certificate:
     residual = simplify(sympy.expand_log(lhs - rhs, force=True))
     return Certificate(
         method="sympy", statement=INFONCE,
-        domain="every d (symbolic), every finite augmentation setting, ||f|| = 1", ok=exp_ok and residual == 0,
+        domain="every d (symbolic), every distribution of x, x' and of the augmentations, ||f|| = 1: the identity "
+               "is proved pointwise (every real a = f(x1)^T f(x2), b = f(x1)^T f(x-)); with ||f|| = 1 every term is "
+               "bounded, so it holds for the expectations (linearity of the expectation, a stated step)",
+        ok=exp_ok and residual == 0,
         details={"expansion_residual": str(simplify(expand(expansion))), "pointwise_residual": str(residual)},
         parts=(INFONCE,),
     )
@@ -224,7 +227,9 @@ def theorem3_never_binds(collapsed: bool = False, extra: float = 0) -> Certifica
         statement=(f"mu_k^T mu_l <= 1 < {'log(16 e^2 - e)' if collapsed else 'log(16 - e)'} <= "
                    "log(exp((L_2 + tau)/(p_k p_l)) - exp(1 - eps)) for every k != l, tau >= 0, eps >= 0: "
                    "the bound never drops below the trivial maximum 1 of mu_k^T mu_l"),
-        domain=f"{case}; every finite augmented setting with K >= 2, every p",
+        domain=f"{case}; every data and augmentation distribution with x1, x2 independent given x and x, x' "
+               "independent (the chain's steps are pointwise or use only that independence; finite settings "
+               "included), K >= 2, every p",
         ok=ok, seconds=time.perf_counter() - start, parts=(),
         details={
             "bound_floor": str(floor), "bound_floor_enclosure": [float(floor_iv.a), float(floor_iv.b)],

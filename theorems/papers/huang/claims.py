@@ -9,6 +9,8 @@ The quantity symbols are declared in theorems/subjects/augmented.py.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from sympy import E, Eq, Float, Ge, Le, exp, log, sqrt
 
@@ -17,9 +19,11 @@ from numerics.backend import FLOAT
 from theorems.subjects import augmented as aq
 from theorems.papers.huang import experiments as huang_experiments
 from theorems.papers.huang import certificates as proofs
+from theorems.papers.huang import readings as other_readings
 from theorems.papers.huang import sharp_constants
 from theorems.engine.claim import Assumption, Claim, Kind, Part, Source, UnencodableClaim, parts
 from theorems.engine.informative import Informative
+from theorems.engine.logic import Reading, exists, forall
 from theorems.engine.registry import add_structure, register
 from theorems.subjects.augmented import AugmentedFamily
 
@@ -30,6 +34,20 @@ TWO = Float(2, 40)
 
 # encoders trained on digits with two augmented views (InfoNCE; cross-correlation)
 LEARNED_NCE, LEARNED_BT = huang_experiments.learned_families()
+
+# -- the objects the sentences bind (issue 27) -----------------------------------------------------
+# The slides fix one setting throughout ("For a given data augmentation set A"): the data distribution with
+# its latent classes and the augmentation sets. The checker's subjects are finite settings (n samples with
+# masses, finite sets A(x) of equally likely augmented inputs, x1, x2 independent uniform in A(x), x and x'
+# independent samples: numerics/augmented.py); the prefixes below state the printed domain.
+DATA = forall("data", "data distributions (classes C_k, masses p_k) with augmentation sets A(x)")
+SIGMA_DELTA = forall("sigma, delta", "sigma in (0, 1], delta >= 0 with the data (sigma, delta)-augmented (Def. 1)")
+PAIR = forall("k, l", "classes k != l")
+
+
+def encoder(what: str) -> Any:
+    return forall("f", what)
+
 
 def source(numbering: str) -> Source:
     return Source(file=FILE, numbering=numbering, paper="Huang et al.")
@@ -120,6 +138,7 @@ EPS_POSITIVE = Assumption("eps > 0", "eps > 0 (Theorem 1)", lambda s: s.eps > 0)
 # -- identities ------------------------------------------------------------------------------
 register(Claim(
     id="huang.infonce.decomposition", kind=Kind.IDENTITY,
+    prefix=(encoder("encoders with ||f(x)|| = 1 at every input, values in R^d, every d"), DATA),
     source=source("slide 'The InfoNCE loss can be written as'"),
     statement=parts(Eq(aq.L_nce, aq.L1_nce + aq.L2_nce), labels=[proofs.INFONCE]),
     assumptions=(UNIT_NORM,),
@@ -133,6 +152,7 @@ register(Claim(
 
 register(Claim(
     id="huang.crosscorr.decomposition", kind=Kind.IDENTITY,
+    prefix=(encoder("encoders with values in R^d, every d (E f_i^2 = 1 or not)"), DATA, forall("lambda", "reals")),
     source=source("slide 'Barlow Twins'"),
     statement=parts(Eq(aq.L_cc, (1 - aq.lam) * aq.L1_cc + aq.lam * aq.L2_cc), labels=[proofs.CROSSCORR]),
     subjects=(AugmentedFamily(), AugmentedFamily(norm="coord", inputs="clustered", adversary=False), LEARNED_BT,
@@ -145,6 +165,7 @@ register(Claim(
 
 register(Claim(
     id="huang.barlow.trace_identity", kind=Kind.IDENTITY,
+    prefix=(encoder("encoders with values in R^d, every d"), DATA),
     source=source("(1), proof idea of Theorem 4"),
     statement=parts(Eq(aq.bt_lhs, aq.bt_gram + aq.d_dim - aq.K_cls),
                     Eq(aq.bt_gram + aq.d_dim - aq.K_cls, aq.bt_sum + aq.d_dim - aq.K_cls),
@@ -157,6 +178,8 @@ register(Claim(
 
 register(Claim(
     id="huang.simple_contrastive", kind=Kind.IDENTITY,
+    prefix=(encoder("encoders with values in R^d, every d"),
+            forall("data", "data distributions with augmentation sets A(x); x, x' independent ('two random samples')")),
     source=source("slide 'Simple Contrastive Loss'"),
     statement=parts(Eq(aq.L2s_pairs, aq.L2s_mean), labels=[proofs.SIMPLE]),
     subjects=(AugmentedFamily(), AugmentedFamily(norm="sphere", inputs="clustered", adversary=False), LEARNED_NCE),
@@ -167,6 +190,8 @@ register(Claim(
 
 register(Claim(
     id="huang.nn_classifier_linear", kind=Kind.IDENTITY,
+    prefix=(encoder("encoders with values in R^d, every d"), DATA,
+            forall("x", "inputs at which G_f is evaluated")),
     source=source("slide 'Nearest Neighbor (NN) Classifier'"),
     statement=parts(Eq(aq.nn_mismatch, 0), Eq(aq.nn_gap, 0),
                     labels=["argmin_k ||f(x) - mu_k|| = argmax_k (W f(x) + b)_k as sets (ties included)",
@@ -181,6 +206,8 @@ register(Claim(
 # -- inequalities ------------------------------------------------------------------------------
 register(Claim(
     id="huang.barlow.trace_bound", kind=Kind.INEQUALITY,
+    prefix=(encoder("encoders with values in R^d, every d"), DATA,
+            forall("k, l", "classes k != l (Theorem 4's 'for any k != l')")),
     source=source("(1), last step"),
     statement=parts(Ge(aq.bt_lhs, aq.tb_pair + aq.d_dim - aq.K_cls),
                     labels=["||sum p mu mu^T - I_d||^2 >= p_k p_l (mu_k^T mu_l)^2 + d - K (every k != l)"]),
@@ -193,6 +220,7 @@ register(Claim(
 
 register(Claim(
     id="huang.lemma2", kind=Kind.INEQUALITY,
+    prefix=(encoder("encoders with E_x E_{x' in A(x)} f_i(x')^2 = 1 for each i"), DATA),
     source=source("Lemma 2"),
     statement=parts(Le(aq.L_pos, 2 * sqrt(aq.d_dim * aq.L1_cc)), labels=["L_positive <= 2 sqrt(d L_1)"]),
     assumptions=(COORD_NORM,),
@@ -204,6 +232,16 @@ register(Claim(
 
 register(Claim(
     id="huang.theorem4", kind=Kind.INEQUALITY, cost=10,
+    prefix=(encoder("Lipschitz encoders with values in R^d"), forall("L", "L >= the Lipschitz constant of f"), DATA,
+            SIGMA_DELTA, PAIR,
+            forall("tau", "tau >= ||C - sum_k p_k mu_k mu_k^T||^2 (printed tau(eps, sigma, delta); eps is unbound)")),
+    readings=(Reading(
+        "tau bound first", "'tau(eps, sigma, delta)' written as a function fixed before the encoder: for every tau "
+        ">= 0, every encoder f with ||C - sum p mu mu^T||^2 <= tau. The same statement: the bound increases with "
+        "tau, so the smallest admissible tau (the one the check uses) decides every tau at once",
+        prefix=(forall("tau", "tau >= 0"),
+                encoder("Lipschitz encoders with ||C - sum_k p_k mu_k mu_k^T||^2 <= tau"),
+                forall("L", "L >= the Lipschitz constant of f"), DATA, SIGMA_DELTA, PAIR)),),
     source=source("Theorem 4"),
     statement=parts(Le(aq.th4_dot, sqrt(TWO / (aq.th4_pk * aq.th4_pl)
                                        * (aq.L2_cc + aq.tau_bt - (aq.d_dim - aq.K_cls) / 2))),
@@ -215,11 +253,17 @@ register(Claim(
              "only weakens the bound); tested at the pair k != l with the largest mu_k^T mu_l - bound. The "
              "square root's argument is never negative: ||sum p mu mu^T - I|| <= sqrt(L_2) + sqrt(tau) and (1) "
              "give L_2 + tau - (d - K)/2 >= p_k p_l (mu_k^T mu_l)^2 >= 0, so no subject is excluded (a negative "
-             "argument would give NaN and be reported).",
+             "argument would give NaN and be reported). The reading 'the theorem supplies one function "
+             "tau(eps, sigma, delta) that bounds ||C - sum p mu mu^T||^2 for every encoder' (tau existential, "
+             "uniform over f) is weaker: its tau is at least the smallest one used here, so a consistent verdict "
+             "carries over to it while a violation at the smallest tau would not refute it; it is not checked "
+             "separately.",
 ))
 
 register(Claim(
     id="huang.lemma1", kind=Kind.INEQUALITY,
+    prefix=(DATA, SIGMA_DELTA, encoder("encoders"), forall("eps", "eps >= 0"),
+            forall("G", "classifiers correct at every sample of (C^0_1 u ... u C^0_K) n S_eps(f)")),
     source=source("Lemma 1 (Error Rate)"),
     statement=parts(Le(aq.err_G, 1 - aq.sigma + aq.R_eps), labels=["Err(G_f) <= (1 - sigma) + P[not S_eps]"]),
     assumptions=(LEMMA1_HYP,),
@@ -246,12 +290,41 @@ THEOREM2_ENCODING = (
     "them moved by bisection to where the divergence condition barely holds), random clustered settings "
     "and InfoNCE encoders trained on digits.")
 
+THEOREM2_PREFIX = (
+    forall("r", "r > 0"),
+    encoder("Lipschitz encoders with ||f(x)|| = r at every input"),
+    forall("L", "L >= the Lipschitz constant of f"),
+    DATA, SIGMA_DELTA,
+    forall("eps", "eps >= 0 (free in the statement: condition at eps => bound at eps)"))
+SUP_NORM = "encoder f with norm r read as the sup norm"
+MAIN_PART_SAMPLES = (forall("x", "samples of (C^0_1 u ... u C^0_K) n S_eps(f)"),)
+
+
+def sup_norm_reading(claim_id: str, statement_name: str, tail: tuple[Any, ...] = ()) -> Reading:
+    """Theorem 2's hypotheses with 'encoder f with norm r' read as the norm of the function f."""
+    return Reading(
+        SUP_NORM,
+        "'Assume that encoder f with norm r': ||f|| as the norm of the function f, sup_x ||f(x)|| = r (every "
+        "value in the ball of radius r, some on its sphere), instead of ||f(x)|| = r at every input. What "
+        f"separates it from the literal reading: values strictly inside the ball. {statement_name}",
+        prefix=(forall("r", "r > 0"),
+                encoder("Lipschitz encoders with sup_x ||f(x)|| = r"),
+                *THEOREM2_PREFIX[2:], *tail),
+        assumptions=(other_readings.THEOREM2_SUP_HYP,),
+        subjects=THEOREM2_FAMILIES + (other_readings.BallWitnesses(),),
+        known_refutation=f"{claim_id}.sup_norm.json")
+
+
 register(Claim(
     id="huang.theorem2", kind=Kind.INEQUALITY,
     source=source("Theorem 2 (Main Result)"),
     statement=(Part(Le(aq.err_G, 1 - aq.sigma + aq.R_eps), "Err(G_f) <= (1 - sigma) + R_eps",
                     informative=THEOREM2_INFORMATIVE),),
     assumptions=(THEOREM2_HYP,),
+    prefix=THEOREM2_PREFIX,
+    literal="the sentence as printed, 'encoder f with norm r' read as ||f(x)|| = r at every input; min_l rho_l "
+            "(undefined in the slides) read as min_l p_l",
+    readings=(sup_norm_reading("huang.theorem2", "The same bound Err(G_f) <= (1 - sigma) + R_eps."),),
     artifacts=(huang_experiments.sigma_and_theorem2, huang_experiments.theorem2_boundary),
     subjects=THEOREM2_FAMILIES,
     adversarial=False,
@@ -269,6 +342,11 @@ register(Claim(
                     "P[x in (C^0_1 u ... u C^0_K) n S_eps, G_f(x) != y(x)] = 0 (the divergence condition "
                     "makes G_f correct there)", informative=MAIN_GOOD_NONEMPTY),),
     assumptions=(THEOREM2_HYP,),
+    prefix=THEOREM2_PREFIX + MAIN_PART_SAMPLES,
+    literal="the intermediate claim under Theorem 2's hypotheses as printed, 'encoder f with norm r' read as "
+            "||f(x)|| = r at every input",
+    readings=(sup_norm_reading("huang.theorem2.main_part", "The same intermediate claim: G_f correct on the main parts inside S_eps.",
+                               MAIN_PART_SAMPLES),),
     subjects=THEOREM2_FAMILIES,
     adversarial=False,
     encoding=THEOREM2_ENCODING + " The main parts are the maximum-mass cliques of {d_A <= delta} (as for "
@@ -280,6 +358,10 @@ MAIN_SPREAD_LABEL = "||f(x1) - f(y1)|| <= L delta + 2 eps for x, y in C^0_k n S_
 
 register(Claim(
     id="huang.theorem2.main_close", kind=Kind.INEQUALITY,
+    prefix=(encoder("encoders (L = the Lipschitz constant)"), DATA,
+            forall("delta, eps", "delta >= 0, eps >= 0"),
+            forall("k", "classes"), forall("x, y", "samples of C^0_k n S_eps"),
+            forall("x1, y1", "x1 in A(x), y1 in A(y)")),
     source=source("Theorem 2 (Main Result), the first step of its proof (not printed in the slides): main-part "
                   "samples inside S_eps are embedded close together"),
     statement=(Part(Le(aq.main_spread, aq.lip_L * aq.delta_s + 2 * aq.eps_s), MAIN_SPREAD_LABEL,
@@ -293,6 +375,40 @@ register(Claim(
              "cliques of {d_A <= delta}. No divergence condition is needed, so every subject of Theorem 2's "
              "families is checked (not only those meeting the condition).",
 ))
+
+def theorem1_prefix(augmentation: str, uniform_in_f: bool) -> tuple[Any, ...]:
+    """Theorem 1's prefix: the setting, then (literal) f and L and the constant of eta(eps) = O(1/eps), which
+    may depend on all three; or (uniform in f) L, the constant, then f."""
+    data = forall("data", f"data distributions with {augmentation}")
+    eps = forall("eps", "eps > 0")
+    if uniform_in_f:
+        return (data, forall("L", "L >= 0"),
+                exists("c", "c > 0 with eta(eps) <= c/eps", depends_on=("data", "L"), asymptotic="O(1/eps)"),
+                encoder("L-Lipschitz encoders"), eps)
+    return (data, encoder("Lipschitz encoders"), forall("L", "L >= the Lipschitz constant of f"), exists("c", "c > 0 with eta(eps) <= c/eps", depends_on=("data", "f", "L"),
+                               asymptotic="O(1/eps)"), eps)
+
+
+THEOREM1_LITERAL = ("printed order: the hypothesis binds f and L before the 'where' clause introduces "
+                    "eta(eps) = O(1/eps), so its constant may depend on f, L and the setting")
+THEOREM1_UNIFORM_TEXT = (
+    "the notation eta(eps) -- a function of eps, beside L_align(f), which names f -- read as uniform over the "
+    "encoders: the constant may depend on the setting (data, augmentation) and on L, not on f. What separates it "
+    "from the literal reading: one constant for every L-Lipschitz f")
+FINITE_AUG = "finite augmentation sets A(x), uniform"
+GENERAL_AUG = "augmentation sets A(x) with any distribution (continuous ones too)"
+THEOREM1_PREFIX = theorem1_prefix(FINITE_AUG, False)
+THEOREM1_UNIFORM_IN_F = Reading("eta uniform over f", THEOREM1_UNIFORM_TEXT, prefix=theorem1_prefix(FINITE_AUG, True))
+THEOREM1_UNIFORM_OVER_SETS = Reading(
+    "eta uniform over the augmentation sets",
+    "the notation eta(eps) = O(1/eps) read as a function of eps (and L) alone: one constant for every "
+    "augmentation set A(x) and every L-Lipschitz f. What separates it from the literal reading: the constant may "
+    "not grow with |A(x)|",
+    prefix=(forall("L", "L >= 0"), exists("c", "c > 0 with eta(eps) <= c/eps", depends_on=("L",),
+                                          asymptotic="O(1/eps)"),
+            forall("data", f"data distributions with {FINITE_AUG}"), encoder("L-Lipschitz encoders"),
+            forall("eps", "eps > 0")),
+    growth=(other_readings.spike_growth,))
 
 THEOREM1_DERIVED = (
     "eta(eps) = |A|/(sqrt(2) eps): the slides print only eta(eps) = O(1/eps) (for L-Lipschitz f); the checker "
@@ -312,6 +428,10 @@ def _theorem1_informative(s: object) -> bool:
 register(Claim(
     id="huang.theorem1", kind=Kind.INEQUALITY,
     source=source("Theorem 1 (Upper Bound of R_eps)"),
+    prefix=THEOREM1_PREFIX,
+    literal=THEOREM1_LITERAL,
+    readings=(THEOREM1_UNIFORM_IN_F, THEOREM1_UNIFORM_OVER_SETS),
+    artifacts=(other_readings.theorem1_growth_artifact,),
     statement=(
         Part(Le(aq.R_eps ** 2, aq.A_size ** 2 / 2 * aq.L_align / aq.eps_s ** 2), proofs.THEOREM1_MAIN,
              informative=Informative("R_eps > 0 and |A|^2 L_align/(2 eps^2) < 1", _theorem1_informative)),
@@ -331,10 +451,24 @@ register(Claim(
              "(c_needed / (|A|/sqrt(2)))^2, i.e. the smallest c the data require. The Lipschitz hypothesis is "
              "not needed for finite sets; for continuous augmentation distributions (where the paper's eta "
              "depends on L) the constant is not determined by the slides (huang.theorem1.general). Part 1 is "
-             "informative where R_eps > 0 and its bound is below 1 (R_eps^2 <= 1 anyway).",
+             "informative where R_eps > 0 and its bound is below 1 (R_eps^2 <= 1 anyway). The prefix: the "
+             "checked constant |A|/sqrt(2) depends on the augmentation sets only, so one check witnesses both "
+             "readings (the literal one, whose constant may also depend on f and L, and 'eta(eps) uniform over "
+             "f'). A third reading, 'eta(eps) depends on eps (and L) only, uniform over the augmentation sets', "
+             "is refuted by its witness family (|A| = a growing at a fixed L: the ratio R_eps^2 eps^2 / L_align "
+             "= a^2/(8(a - 1)) -> oo, sympy; a growth witness that replays).",
 ))
 
 THEOREM3_LABEL = "mu_k^T mu_l <= log(exp(L_2/(p_k p_l)) - e)"
+THEOREM3_F = encoder("Lipschitz encoders with ||f(x)|| = 1 at every input")
+THEOREM3_L = forall("L", "L >= the Lipschitz constant of f")
+THEOREM3_EPS = forall("eps", "eps > 0 ('for any eps > 0')")
+THEOREM3_TAU_TEXT = "tau >= 0, monotone, 0 at (1, 0, 0, 0)"
+THEOREM3_TAU_DEPENDS = (
+    "tau may depend on f, L and the data",
+    "'tau ... is a non-negative term': a term of the proof, which may depend on everything bound before it (the "
+    "encoder, L, the data), not only on its printed arguments. The certificate covers every tau >= 0, so the "
+    "verdict cannot differ")
 
 register(Claim(
     id="huang.theorem3", kind=Kind.INEQUALITY,
@@ -342,6 +476,15 @@ register(Claim(
     statement=parts(Le(aq.th3_dot, log(exp(aq.L2_nce / (aq.th3_pk * aq.th3_pl)) - E)),
                     labels=[THEOREM3_LABEL + " (tau = 0, eps = 0)"]),
     assumptions=(K_PAIR, COLLAPSED),
+    prefix=(THEOREM3_F, THEOREM3_L,
+            forall("data", "data with sigma = 1 at delta = 0 and R_0 = 0 (classes share an augmented input, "
+                           "every sample's augmentations embed to one point)"),
+            forall("eps", "eps = 0 (the clause's point; every eps > 0 only raises the bound)"),
+            PAIR,
+            exists("tau", "tau = 0, as printed at this point", depends_on=("data", "eps"))),
+    literal="the special case the clause 'tau = 0 when sigma = 1, delta = 0, eps = 0, R_eps = 0' determines: not a "
+            "separate statement but the value of Theorem 3's tau at one point of its arguments (the theorem itself "
+            "is stated for every (sigma, delta) and every eps > 0: huang.theorem3.general)",
     subjects=(AugmentedFamily(encoder="collapsed", classes=(2, 4)),),
     vacuity=(proofs.theorem3_collapsed_never_binds,),
     encoding="Only the case the slides determine: sigma = 1, delta = 0, eps = 0, R_eps = 0, where tau = 0 and "
@@ -352,12 +495,19 @@ register(Claim(
              "(vacuous; certified).",
 ))
 
+THEOREM3_GENERAL_HEAD = (THEOREM3_F, THEOREM3_L, DATA, SIGMA_DELTA, THEOREM3_EPS, PAIR)
+
 register(Claim(
     id="huang.theorem3.general", kind=Kind.INEQUALITY,
     source=source("Theorem 3 (Divergence of SimCLR), general (sigma, delta, eps), tested at its strongest form"),
     statement=parts(Le(aq.th3_dot, log(exp(aq.L2_nce / (aq.th3_pk * aq.th3_pl)) - E)),
                     labels=[THEOREM3_LABEL + " (strongest form: tau = 0, eps -> 0)"]),
     assumptions=(K_PAIR, UNIT_NORM),
+    prefix=THEOREM3_GENERAL_HEAD + (
+        exists("tau", THEOREM3_TAU_TEXT + " (and of R_eps)", depends_on=("sigma, delta", "eps")),),
+    literal="the sentence as printed: tau a function of (sigma, delta, eps, R_eps)",
+    readings=(Reading(*THEOREM3_TAU_DEPENDS, prefix=THEOREM3_GENERAL_HEAD + (
+        exists("tau", THEOREM3_TAU_TEXT, depends_on=("f", "L", "data", "sigma, delta", "eps")),)),),
     subjects=(AugmentedFamily(encoder="table", norm="sphere", classes=(2, 4)),
               AugmentedFamily(norm="sphere", inputs="clustered", classes=(2, 4), adversary=False), LEARNED_NCE),
     vacuity=(proofs.theorem3_never_binds,),
@@ -387,7 +537,18 @@ add_structure([
 register(UnencodableClaim(
     id="huang.theorem1.general", kind=Kind.INEQUALITY,
     source=source("Theorem 1 (Upper Bound of R_eps), general augmentations"),
+    prefix=theorem1_prefix(GENERAL_AUG, False),
+    literal=THEOREM1_LITERAL,
+    readings=(Reading("eta uniform over f", THEOREM1_UNIFORM_TEXT, prefix=theorem1_prefix(GENERAL_AUG, True)),),
     reason="eta(eps) = O(1/eps) is printed without its constant or the quantities it depends on "
-                  "(L, the augmentation distribution); only the finite uniform-augmentation instance "
-                  "eta(eps) = |A| / (sqrt(2) eps) is determined, and that is huang.theorem1.",
+           "(L, the augmentation distribution), and clcheck's augmented subjects are finite: it cannot represent a "
+           "continuous augmentation distribution, and it reads no growth measurement for a statement claim. What "
+           "the readings give (worked out, not checked by the engine): the literal reading (the constant may depend "
+           "on f) holds for every encoder whose embedded augmentation sets have bounded diameter D -- c = "
+           "D/sqrt(L_align(f)), and R_eps = 0 for every eps > 0 when L_align(f) = 0 and f is continuous on the "
+           "support -- so it says almost nothing; the reading 'eta(eps) uniform over f' is false: A(x) = [0, 1] "
+           "with the uniform distribution and f a tent of slope L and height 2 eps give R_eps^2 eps^2 / L_align = "
+           "3 L^2 / (32 eps (L - 3 eps)) -> oo as eps -> 0+ (sympy; huang.theorem1's report section). Only the "
+           "finite uniform-augmentation instance eta(eps) = |A| / (sqrt(2) eps) is determined, and that is "
+           "huang.theorem1.",
 ))

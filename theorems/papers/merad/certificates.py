@@ -10,6 +10,7 @@ certificates.
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import sympy
 from sympy import (Interval, Piecewise, S, Sum, binomial, combsimp, exp, expand, harmonic,
@@ -175,8 +176,8 @@ def sup_le_mean_feasibility() -> Certificate:
         method="sympy (feasibility of W^mu in (3))",
         statement="L_sup(f,T) = inf_W J(W) <= J(W^mu) = L^mu_sup(f,T)",
         domain="the infimum bound holds for every setting (W^mu is a feasible W); J(W^mu) = (5) "
-               f"checked symbolically for (N_C, d, support) in {checked}",
-        ok=ok,
+               f"checked symbolically for (N_C, d, support) in {checked} only",
+        ok=ok, complete=False,
     )
 
 
@@ -186,7 +187,7 @@ def sup_le_mean_feasibility() -> Certificate:
 # -- Section 4 --------------------------------------------------------------------------------
 SOFTMAX_CURVATURE = "||diag(v) - v v^T|| <= 1/2"
 D2COS = ("min_ij ||d2cos_ij|| = 1", "max_ij ||d2cos_ij|| = 1")
-NEG_LOG = "-log(1-x) <= x/(1-x) on [0,1/2]"
+NEG_LOG = "-log(1-x) <= x/(1-x) on [0,1)"  # as printed: "for 0 <= x < 1"
 RATIO = "x/(1-x) <= 2x on [0,1/2]"
 SOFTPLUS_LIMITS = ("zeta(x) ~ x as x -> +oo", "zeta(x) -> 0 as x -> -oo")
 SOFTPLUS_BOUNDS = ("0 <= zeta(x) - x <= e^-x for x >= 0", "0 <= zeta(x) <= e^x for x <= 0")
@@ -231,7 +232,25 @@ def d2cos_norm_symbolic() -> Certificate:
 
 
 def neg_log1m_interval() -> Certificate:
-    return covering(provers.neg_log1m_le_ratio(), NEG_LOG)
+    """On [0, 1/2] only (the range the proof uses); the inequality is printed for 0 <= x < 1."""
+    return replace(covering(provers.neg_log1m_le_ratio(), NEG_LOG), complete=False)
+
+
+def neg_log1m_symbolic() -> Certificate:
+    """-log(1-x) <= x/(1-x) for every x in [0, 1), as printed: g(x) = x/(1-x) + log(1-x) has g(0) = 0 and
+    g'(x) = x/(1-x)^2 >= 0 on [0, 1) (sympy), so g >= 0 there (mean value theorem)."""
+    x = symbols("x", real=True)
+    g = x / (1 - x) + log(1 - x)
+    derivative = sympy.simplify(sympy.diff(g, x) - x / (1 - x) ** 2)
+    y = symbols("y", positive=True)  # y = 1 - x in (0, 1]: g'(x) = (1 - y)/y^2 >= 0 for y <= 1
+    sign = sympy.simplify((x / (1 - x) ** 2).subs(x, 1 - y) - (1 - y) / y ** 2)
+    at_zero = g.subs(x, 0)
+    return Certificate(method="sympy (derivative sign and value at 0)",
+                       statement="g(x) = x/(1-x) + log(1-x): g(0) = 0 and g'(x) = x/(1-x)^2 = (1-y)/y^2 >= 0 with "
+                                 "y = 1 - x in (0, 1], so -log(1-x) <= x/(1-x) on [0, 1)",
+                       domain="every real x in [0, 1) (the printed range)", ok=bool(derivative == 0 and sign == 0
+                                                                                      and at_zero == 0),
+                       details={"g'(x) - x/(1-x)^2": str(derivative), "g(0)": str(at_zero)}, parts=(NEG_LOG,))
 
 
 def ratio_le_twice_interval() -> Certificate:
@@ -337,8 +356,8 @@ def softmax_curvature_coq() -> Certificate:
 
 
 def neg_log1m_coq() -> Certificate:
-    """-log(1-x) <= x/(1-x) on [0, 1/2] (Coq)."""
-    return covering(provers.neg_log1m_le_ratio_coq(), NEG_LOG)
+    """-log(1-x) <= x/(1-x) on [0, 1/2] (Coq): the range the proof uses, not the printed 0 <= x < 1."""
+    return replace(covering(provers.neg_log1m_le_ratio_coq(), NEG_LOG), complete=False)
 
 
 def ratio_le_twice_coq() -> Certificate:

@@ -156,8 +156,8 @@ _part_by_part("merad.lemma7.steps", _LEMMA7_WHERE, {
                                     (certs.lemma7_loss_vectors_symbolic,)),
     certs.LEMMA7_TRIPLET_PARTS[3]: ("zeta(u) = log(1 + e^u) = -log sigma(-u) = -log(1 - v_2)", "sigma(-u) = 1 - sigma(u)",
                                     (certs.lemma7_loss_vectors_symbolic,)),
-    certs.NEG_LOG: ("-log(1 - x) <= x/(1 - x) for 0 <= x <= 1/2", "log(1 + t) <= t with t = x/(1 - x)",
-                    (certs.neg_log1m_interval, certs.neg_log1m_coq)),
+    certs.NEG_LOG: ("-log(1 - x) <= x/(1 - x) for 0 <= x < 1", "log(1 + t) <= t with t = x/(1 - x)",
+                    (certs.neg_log1m_symbolic,)),
     certs.RATIO: ("x/(1 - x) <= 2x for 0 <= x <= 1/2", "1/(1 - x) <= 2 for x <= 1/2",
                   (certs.ratio_le_twice_interval, certs.ratio_le_twice_coq)),
 }, not_printed=False)

@@ -120,9 +120,13 @@ class TrainingSets(SubjectFamily):
     differentiable = frozenset(_COMPUTE) - {max_loss, max_v2}  # max is fine for torch, kept simple
 
     def __init__(self, samples: tuple[int, int] = (3, 6), triplets: tuple[int, int] = (1, 3),
-                 dims: tuple[int, int] = (1, 3), steps: int = 300) -> None:
+                 dims: tuple[int, int] = (1, 3), steps: int = 300, disjoint: bool = False) -> None:
         self.samples, self.triplet_range, self.dims, self.steps = samples, triplets, dims, steps
-        self.name = "training sets of fixed triplets"
+        # disjoint: every sample in exactly one triplet (m = 3n), as in Theorem 1's setting (Assumption 1)
+        self.disjoint = disjoint
+        if disjoint and not (samples[0] <= 3 * triplets[0] and 3 * triplets[1] <= samples[1]):
+            raise ValueError(f"disjoint triplets need m = 3n in {list(samples)} for every n in {list(triplets)}")
+        self.name = "training sets of fixed triplets" + (" (every sample in one triplet)" if disjoint else "")
 
     def strategy(self) -> st.SearchStrategy[TrainingSet]:
         return _training_sets(self)
@@ -151,6 +155,8 @@ class TrainingSets(SubjectFamily):
             raise AssumptionError(f"{self.name}: T indexes samples outside 0..{Y.shape[0] - 1}")
         if any(len(set(row.tolist())) != 3 for row in T):
             raise AssumptionError(f"{self.name}: a triplet (x_i, x_i+, x_i-) is three distinct samples of X_data")
+        if self.disjoint and np.unique(T).size != T.size:
+            raise AssumptionError(f"{self.name}: a sample serves two triplets")
         lo, hi = self.radius_bounds()
         C = subject.C
         if not (np.isfinite(C) and C > 0 and C >= lo and (hi is None or C <= hi)):
@@ -161,7 +167,10 @@ class TrainingSets(SubjectFamily):
         m = int(rng.integers(self.samples[0], self.samples[1] + 1))
         n = int(rng.integers(self.triplet_range[0], self.triplet_range[1] + 1))
         d = int(rng.integers(self.dims[0], self.dims[1] + 1))
-        T = np.stack([rng.choice(m, 3, replace=False) for _ in range(n)])
+        if self.disjoint:
+            m, T = 3 * n, rng.permutation(3 * n).reshape(n, 3)
+        else:
+            T = np.stack([rng.choice(m, 3, replace=False) for _ in range(n)])
         C = float(rng.choice([1.0, 3.0]))
         return TrainingSet(descend(rng.normal(size=(m, d)) * C / 2, T, C, self.steps, 0.05), T, C)
 
@@ -251,11 +260,17 @@ class LearnedTrainingSets(Learned, TrainingSets):
 
 @st.composite
 def _training_sets(draw: Any, family: TrainingSets) -> TrainingSet:
-    m = draw(st.integers(*family.samples))
-    n = draw(st.integers(*family.triplet_range))
-    d = draw(st.integers(*family.dims))
-    rows = [draw(st.lists(st.integers(0, m - 1), min_size=3, max_size=3, unique=True)) for _ in range(n)]
-    T = np.asarray(rows, dtype=np.int64)
+    if family.disjoint:  # every sample in exactly one triplet
+        n = draw(st.integers(*family.triplet_range))
+        d = draw(st.integers(*family.dims))
+        m = 3 * n
+        T = np.asarray(draw(st.permutations(list(range(m)))), dtype=np.int64).reshape(n, 3)
+    else:
+        m = draw(st.integers(*family.samples))
+        n = draw(st.integers(*family.triplet_range))
+        d = draw(st.integers(*family.dims))
+        rows = [draw(st.lists(st.integers(0, m - 1), min_size=3, max_size=3, unique=True)) for _ in range(n)]
+        T = np.asarray(rows, dtype=np.int64)
     C = draw(st.sampled_from(RADII))
     Y0 = np.asarray(draw(st.lists(st.floats(-1.0, 1.0), min_size=m * d, max_size=m * d))).reshape(m, d) * C
     steps = draw(st.sampled_from([0, family.steps, 4 * family.steps]))

@@ -6,11 +6,16 @@ losses and metrics are reconstructed from the words and from the proofs that use
 ``proofs_md/ren.*.md``). The definitions, the Section 4 example and the appendix lemmas are checked
 by exact computation (:mod:`theorems.papers.ren.exact`); Theorem 4.3 and the stage-wise picture by
 training runs that track the infinite-width flow (:mod:`theorems.papers.ren.dynamics`).
+
+Every claim declares its quantifier prefix in the order the sentence binds its objects, and the
+other readings the words admit (:mod:`theorems.engine.logic`); the experiments return measurements
+only and the engine reads the verdicts.
 """
 
 from __future__ import annotations
 
 from theorems.engine.claim import ExperimentClaim, Kind, Source
+from theorems.engine.logic import Reading, exists, forall
 from theorems.engine.registry import add_structure, register
 from theorems.papers.ren import dynamics, exact
 
@@ -21,66 +26,190 @@ def source(numbering: str) -> Source:
     return Source(file=FILE, numbering=numbering, paper="Ren & Li")
 
 
+# -- prefix pieces ---------------------------------------------------------------------------------
+#: Definitions 4.1-4.2: the thresholds of "aligned" and "balanced", constants fixed before Theorem 4.3
+#: (the checker: eps = 0.05, c = 2)
+EPS = exists("eps", "(0, 1): Definition 4.1, aligned = Align >= 1 - eps [checker: 0.05]", depends_on=())
+C_DEF = exists("c", "c > 0: Definition 4.2, balanced = Bal >= r/c [checker: 2]", depends_on=())
+#: Theorem 4.3's preamble, in printed order
+PREAMBLE = (
+    forall("d", "input dimensions (poly(d) and d^c0 are in it)"),
+    exists("m0", "widths", depends_on=("d",), asymptotic='"the network width is sufficiently large"'),
+    forall("m", "widths m >= m0 [checker: 65 536, the gap to the infinite-width flow measured]"),
+    exists("eta0", "learning rates", depends_on=("d", "m"), asymptotic='"the learning rate is sufficiently small"'),
+    forall("eta", "learning rates eta <= eta0 [checker: 0.25 sum diag^2 / max diag^2]"),
+    exists("n", "samples per step", depends_on=("d",), asymptotic='"sufficiently, but still polynomially, many"'
+           " [checker: the exact population gradient]"),
+    exists("c0", "small constants: sigma_max/sigma_min <= d^c0", depends_on=(), asymptotic='"some small constant"'
+           " [checker: sigma_max/sigma_min <= 5]"),
+)
+SEED = forall("W(0)", "initializations W_A, W_B iid N(0, 1/m) [5 training seeds per configuration]")
+MODEL_A = exists("model", "data models (1) satisfying the assumptions (sigma_max/sigma_min <= d^c0) [checker: "
+                          "(k, 1, 1, 1, 1) for k in 1.1..5, geometric and two-level k = 1.5; r = d_xi = 5]")
+T_POLY = exists("T", "iterations", asymptotic="poly(d) iterations")
+VALID = forall("model", "valid data models (1): sigma_max/sigma_min <= d^c0 [checker: five spectra with ratio <= 5]")
+
+
 register(ExperimentClaim(
     id="ren.alignment_score", kind=Kind.IDENTITY, source=source("Definition 4.1 and the note after it"),
     experiment=exact.alignment_experiment,
+    prefix=(forall("law", "data laws of (x_A, x_B, x_B') (a positive pair and an independent negative)"),
+            forall("f", "constant maps f_A = a, f_B = b: 'one single embedding' (a = b), and a != b; any output "
+                        "dimension")),
     encoding="Align = P[||f_A(x_A) - f_B(x_B)|| < ||f_A(x_A) - f_B(x_B')||] (positive pair against an independent "
              "negative, by distance); a constant map scores exactly 0 (strict inequality) and exactly 1/2 (random "
-             "tie-break), checked by exact counting over every latent triple of {+-1}^r.",
+             "tie-break), checked by exact counting over every latent triple of {+-1}^r and certified for every "
+             "constant map (the two distances are one expression). One reading: the lost formula's by-distance and "
+             "by-similarity forms agree on constant maps.",
 ))
 register(ExperimentClaim(
     id="ren.balance_score", kind=Kind.IDENTITY, source=source("Definition 4.2"),
     experiment=exact.balance_experiment,
+    prefix=(forall("M", "real matrices (Sigma, the covariance of the output embeddings, or its factor)"),
+            forall("c", "c >= 1 (the ratio bound of the note)")),
     encoding="Bal = stable rank ||Sigma||_F^2/||Sigma||_2^2 of the output covariance (exact on the +-1 population); "
              "the range [1, rank], equality iff equal singular values, and sigma_1/sigma_r <= c => stable rank >= r/c^2 "
-             "on random matrices.",
+             "on random matrices (evidence, not a proof: consistent at most). 'balanced if Bal >= r/c for some c' is "
+             "read with c one constant fixed before the representation (if c could be chosen after it, c = r would make "
+             "every representation balanced, since Bal >= 1).",
 ))
 register(ExperimentClaim(
     id="ren.unbalanced_example", kind=Kind.INEQUALITY,
     source=source("Section 4, 'Why balance representations are important?'"),
     experiment=exact.unbalanced_experiment,
+    prefix=(forall("r", "latent dimensions [checker: 5]"),
+            exists("delta0", "thresholds", depends_on=("r",), asymptotic='the example\'s condition on delta (lost)'),
+            forall("delta", "delta <= delta0 [checker: 0.01, 0.05, 0.1]; and the replacement (delta = 1, 'directly "
+                            "recovers the latent vector')")),
     encoding="P_A = P_B proportional to diag(1, delta, ..., delta): exact Align >= 1 - eps and Bal < r/2 for delta <= 0.1; "
-             "delta = 1 balanced.",
+             "delta = 1 balanced (every configuration must hold: 'forall').",
 ))
 register(ExperimentClaim(
     id="ren.lemma_a7", kind=Kind.IDENTITY, source=source("Lemma A.7"),
     experiment=exact.lemma_a7,
+    prefix=(forall("r", "latent dimensions r >= 1"),
+            forall("c", "C = P_A^T P_B = diag(c), c in R^r (noiseless infinite width)"),
+            forall("beta", "inverse temperatures beta > 0"),
+            forall("z", "{+-1}^r")),
     encoding="Noiseless infinite width, C = P_A^T P_B = diag(c): log E_z' exp(beta z^T C z') = sum_k log cosh(beta c_k) "
-             "for every z in {+-1}^r (exact sums, r <= 10) and E_z[z E_softmax z'^T] = diag(tanh(beta c)) (r <= 8); 50 digits, "
-             "r <= 4); invariance under flipping z and z' together; the reduced flow (8) equals autograd's population "
-             "flow and keeps the orthogonality of (7).",
+             "for every z in {+-1}^r (exact sums, r <= 10; 50 digits, r <= 4) and E_z[z E_softmax z'^T] = diag(tanh(beta c)) "
+             "(r <= 8); invariance under flipping z and z' together; the reduced flow (8) equals autograd's population "
+             "flow and keeps the orthogonality of (7). Certified symbolically (sympy) for r <= 4, every c, beta and z: "
+             "a certificate on part of the printed domain (every r), so consistent, not proved.",
 ))
 register(ExperimentClaim(
     id="ren.lemma_b17", kind=Kind.DYNAMICS, source=source("Lemmas B.12, B.17"),
     experiment=exact.lemma_b17, quantifier="exists",
+    prefix=(exists("model", "data models satisfying Theorem 4.3's assumptions [checker: (kappa, 1, 1, 1, 1), "
+                            "kappa <= 5]", depends_on=()),
+            forall("t", "times in Stage 1 (Lemma B.12's rate bound along the path: the universal part)")),
     encoding="sigma = (kappa, 1, ..., 1): the infinite-width Stage-1 flow ends (Lemma B.1's conditions) with "
-             "cond(P_A) > kappa and Bal < r/2 for some admissible kappa; Lemma B.12's growth-rate bound along the path.",
+             "cond(P_A) > kappa (the printed conclusion 'the condition number ... is [lost: large]' read as grown "
+             "above its start) for some admissible kappa; Lemma B.12's growth-rate bound along every path is a "
+             "universal part (one failure inside the regime refutes).",
 ))
 register(ExperimentClaim(
     id="ren.stage2_rate", kind=Kind.DYNAMICS, source=source("Lemma C.19, Corollary C.20, Section 5.4"),
     experiment=exact.stage2_rate,
+    prefix=(forall("model", "admissible data models [checker: four spectra with ratio 5]"),
+            forall("beta2", "Stage-2 inverse temperatures [checker: 1, 2, 5]"),
+            forall("t", "times in Stage 2 from the aligned noiseless start of Section 5.4 (Lemma C.19)"),
+            forall("c", "constants c > 1 [checker: 2, 1.5, 1.2, 1.1]"),
+            exists("T", "flow times", depends_on=("model", "beta2", "c"),
+                   asymptotic='"it takes at most [lost] amount of time"')),
+    readings=(Reading("checker-derived time bound",
+                      "Corollary C.20's lost time bound replaced by the checker's explicit one (derived from Lemma "
+                      "C.19: a checker-derived constant, stronger than the words)",
+                      experiment=exact.stage2_rate_derived),),
+    literal="the words: C.19's rate inequality along the path, and C.20 as 'cond < c is reached in finite time'",
     encoding="Aligned noiseless infinite-width Stage 2: d/dt log(a_max/a_min) <= -(2 lam sigma_min^2/N^2)"
-             "(tanh(beta a_max) - tanh(beta a_min)) <= 0 along the flow, and cond < c within a derived time bound "
-             "for c in {2, 1.5, 1.2, 1.1}.",
+             "(tanh(beta a_max) - tanh(beta a_min)) <= 0 along the flow, and cond < c is reached for c in "
+             "{2, 1.5, 1.2, 1.1}; the reading 'checker-derived time bound' asks it within the checker's explicit bound.",
 ))
+
+_43A_PREFIX = (EPS, C_DEF, *PREAMBLE, MODEL_A, T_POLY, SEED)
 register(ExperimentClaim(
     id="ren.theorem43a", kind=Kind.DYNAMICS, cost=4, source=source("Theorem 4.3 (a), Lemma B.17"),
     experiment=dynamics.theorem43a, quantifier="exists",
+    prefix=_43A_PREFIX,
+    readings=(
+        Reading("c chosen with the model",
+                "Definition 4.2's 'balanced if Bal >= r/c for some c' read with c chosen together with the data model "
+                "of (a) (the checker tries c in 1.5, 2, 3), not one constant shared with (b)",
+                prefix=(EPS, *PREAMBLE, MODEL_A, exists("c", "c > 0: the balance constant [checker: 1.5, 2, 3]",
+                                                        depends_on=("d", "c0", "model")), T_POLY, SEED),
+                experiment=dynamics.theorem43a_c_with_model),
+        Reading("imbalance produced by training",
+                "the abstract ('the positive pairs will drive the model to align the representations at the cost of "
+                "increasing the condition number') and Lemma 5.1 ('with only non-contrastive pairs, the final "
+                "condition number can be [large]'): a model counts only if its initialization is still balanced",
+                experiment=dynamics.theorem43a_from_training),
+    ),
+    literal="the words: (a) there exists a data model; 'not balanced' is Bal < r/c for Definition 4.2's constant c, the "
+            "one (b) uses",
     encoding="Population gradient descent on the non-contrastive loss (4), width 65 536, until an approximate "
-             "stationary point; search over admissible data models for one that ends aligned and not balanced "
-             "after a balanced initialization.",
+             "stationary point, 5 training seeds; search over admissible data models for one whose runs end aligned and "
+             "not balanced (Bal < r/2) on every seed. The untrained model is measured too (not aligned: informative).",
 ))
+
+_43B_TAIL = (T_POLY, SEED)
 register(ExperimentClaim(
     id="ren.theorem43b", kind=Kind.DYNAMICS, cost=8, source=source("Theorem 4.3 (b)"),
     experiment=dynamics.theorem43b, quantifier="exists",
-    encoding="Algorithm 3.1 on the population loss (3), width 65 536: there exist (beta1, beta2) in the grid such that "
-             "every admissible data model of the sweep ends aligned and balanced; the worst model is reported.",
+    prefix=(EPS, C_DEF, *PREAMBLE,
+            exists("beta1", "inverse temperatures (Stage 1)", asymptotic='"a small inverse temperature" (Section 5)'),
+            exists("beta2", "inverse temperatures (Stage 2)"),
+            VALID, *_43B_TAIL),
+    readings=(Reading("betas chosen per model",
+                      "Lemma B.1: 'a sufficiently (inverse polynomially) small [beta1] that may depend on the [quantities] "
+                      "that appear in this lemma', a lemma stated for one data model: (beta1, beta2) read as chosen "
+                      "after the model",
+                      prefix=(EPS, C_DEF, *PREAMBLE, VALID,
+                              exists("beta1", "inverse temperatures (Stage 1), chosen for the model",
+                                     asymptotic='"a small inverse temperature"'),
+                              exists("beta2", "inverse temperatures (Stage 2), chosen for the model"), *_43B_TAIL),
+                      experiment=dynamics.theorem43b_per_model, quantifier="forall"),),
+    literal="the words: there exist beta1 and beta2 such that, for any valid data model (the pair may not depend on "
+            "the model)",
+    encoding="Algorithm 3.1 on the population loss (3), width 65 536, 5 training seeds: there exist (beta1, beta2) in the "
+             "grid such that every admissible data model of the sweep ends aligned and balanced on every seed (one "
+             "configuration per pair; the models are inside it, as printed: the pair comes before the model).",
 ))
+
+_SW_HEAD = (forall("model", "data models under Theorem 4.3's assumptions [checker: Lemma B.17's (5, 1, 1, 1, 1)]"),)
+_SW_TAIL = (exists("beta2", "inverse temperatures (Stage 2) [checker: 2]"), SEED)
 register(ExperimentClaim(
     id="ren.stagewise", kind=Kind.DYNAMICS, cost=6, source=source("Sections 5.3-5.4"),
-    experiment=dynamics.stagewise,
-    encoding="Stage 1 aligns while cond(P_A) grows, Stage 2 lowers it: verdict map over beta1 and the length of "
-             "Stage 1 on Lemma B.17's spectrum.",
+    experiment=dynamics.stagewise, quantifier="settings",
+    prefix=(*_SW_HEAD,
+            exists("beta1", "inverse temperatures (Stage 1) [checker: lam beta1 <= 0.1]",
+                   asymptotic='"a small inverse temperature"'),
+            *_SW_TAIL),
+    readings=(
+        Reading("every small beta1, any Stage-1 length",
+                "Algorithm 3.1 'run the process for T1 iterations' with T1 a free poly(d) budget (Lemma 5.1: Stage 1 "
+                "'takes at most [poly] iterations'), beta1 'small' fixed before T1: the picture for every Stage-1 "
+                "length T1 >= T* at every beta1 with lam beta1 <= 0.1",
+                prefix=(*_SW_HEAD,
+                        exists("beta1_0", "thresholds of 'small' [checker: 0.1 / lam]", asymptotic='"small"'),
+                        forall("beta1", "beta1 <= beta1_0"), forall("T1", "Stage-1 lengths T1 >= T* [checker: 1, 2, 4 T*]"),
+                        *_SW_TAIL),
+                experiment=dynamics.stagewise_any_length, quantifier="forall"),
+        Reading("beta1 small relative to the Stage-1 length",
+                "Section 5.3 'we use a small [beta1] in Stage 1. As a result, [tanh(beta1 c) is small] for all [t]' "
+                "and Lemma B.1's beta1 that 'may depend on the [quantities] that appear in this lemma' (T1 among them): "
+                "beta1 chosen after T1, small for the whole stage (lam beta1 T1/T* <= 0.1)",
+                prefix=(*_SW_HEAD, forall("T1", "Stage-1 lengths T1 >= T* [checker: 1, 2, 4 T*]"),
+                        exists("beta1", "inverse temperatures (Stage 1)", depends_on=("model", "T1"),
+                               asymptotic='"small" for the stage: lam beta1 T1/T* <= 0.1'),
+                        *_SW_TAIL),
+                experiment=dynamics.stagewise_relative, quantifier="forall"),
+    ),
+    literal="the words: 'we first choose a small inverse temperature [beta1] and run gradient descent for [T1] "
+            "iterations', T1 the end of Stage 1 of Lemma B.1 ('the earliest time all the following hold')",
+    encoding="Stage 1 aligns while cond(P_A) grows, Stage 2 lowers it, on Lemma B.17's spectrum, 5 training seeds per "
+             "(beta1, T1/T*); the literal reading keeps T1 = T* (longer Stage 1 outside its regime), the readings "
+             "differ in the Stage-1 length they allow.",
 ))
 add_structure([
     ("ren.alignment_score", "ren.unbalanced_example"), ("ren.balance_score", "ren.unbalanced_example"),

@@ -1,5 +1,7 @@
-"""Wen & Li: the training runs of the dynamics claims, their per-run metrics, the regime checks
-measured on each configuration, and the verdict of each configuration.
+"""Wen & Li: the training runs of the dynamics claims, their per-run metrics (on the trained network
+and on its own initialization), the regime checks measured on each configuration, and the per-seed
+outcome of each claim's rule (True, False, or None when the run cannot tell). The engine reads
+every verdict (theorems.engine.rules): nothing here decides one.
 
 A configuration is a data model (Definition 2.1, footnote-1 noise variants), a learner (with or
 without masks, the bias threshold) and a list of seeds (the audit seed and the next ones). Runs and
@@ -15,13 +17,12 @@ from typing import Any
 import numpy as np
 
 from theorems.engine.experiment import RegimeCheck
-from theorems.engine.verdict import Verdict
 from theorems.papers.wen import model as wm
 from theorems.papers.wen.model import Data, Learner, Run
 
-N_SEEDS = 2
-QUICK_SEEDS = 1
-EVAL_VERSION = "2"
+N_SEEDS = 5  # rules.MIN_SEEDS: a run costs 1-2 s (measured), so the quick profile reads 5 seeds too
+QUICK_SEEDS = 5
+EVAL_VERSION = "3"
 N_REP = 4000  # samples (z != 0) for the per-sample representation split
 N_FIRE = 4000  # samples for the firing rates
 TOL = 0.02  # probe levels: "beats" / "no better than" the raw baseline by more than this
@@ -69,7 +70,10 @@ def none_grid(quick: bool) -> list[Config]:
     """Theorem 3.2's models at bias 0, as its proof trains (Lemmas F.1, F.2; footnote 4)."""
     if quick:
         return [Config(Data(), NONE)]
-    return [Config(Data(kappa=k), NONE) for k in (2.0, 4.0)] + [Config(Data(d=128), NONE)]
+    return [Config(Data(kappa=k), NONE) for k in (2.0, 4.0)] + [Config(Data(d=d), NONE) for d in TREND_DIMS[1:]]
+
+
+TREND_DIMS = (64, 128, 256)  # Theorem 3.2's o(1) read along d (the default model at d = 64, 128, 256)
 
 
 def bias_grid(quick: bool) -> list[Config]:
@@ -134,6 +138,15 @@ def _measure(run: Run, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
     pr = wm.probes(wm.features(W, b, xtr), ztr, wm.features(W, b, xte), zte)
     stage1 = arrays["step"] <= run.learner.stage1  # the bias-0 phase (stage I)
     growth = float(np.max(arrays["norm"][stage1]) / arrays["norm"][0])
+    # the run's own initialization, with the trained network's bias rule (b_i = c sigma ||w_i||): the
+    # untrained network of the same architecture, on the same samples and probe data
+    W0 = wm.initial_weights(run)
+    b0 = run.learner.bias_factor(run.learner.steps) * data.sigma * np.linalg.norm(W0, axis=1)
+    table0 = wm.atom_table(W0, M)
+    q0 = _split_quantiles(W0, b0, x, z @ M.T, xi)
+    pr0 = wm.probes(wm.features(W0, b0, xtr), ztr, wm.features(W0, b0, xte), zte)
+    # the stage-III iterates (Theorem 3.4's "some iterations T")
+    s3 = [wm.atom_table(Ws, M) for Ws in arrays["W_stage3"]]
     return {"singletons": table["singletons"], "counts": table["counts"], "covered": table["covered"],
             "min_count": table["min_count"], "max_count": table["max_count"], "dense_share": table["dense_share"],
             "min_fire": float(fire.min()), "informative": float(informative.mean()),
@@ -141,7 +154,27 @@ def _measure(run: Run, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
             "ratio_q90": float(np.quantile(ratio, 0.9)) if ratio.size else float("nan"),
             "ratio_q10": float(np.quantile(ratio, 0.1)) if ratio.size else float("nan"),
             "noise_fire": noise_fire, "r2": pr["r2"], "acc": pr["acc"], "growth": growth,
-            "advantage": wm.growth_advantage(data, run.learner, growth)}
+            "advantage": wm.growth_advantage(data, run.learner, growth),
+            "init_covered": table0["covered"], "init_min_count": table0["min_count"],
+            "init_dense_share": table0["dense_share"], "init_ratio_q50": q0[0], "init_ratio_q90": q0[1],
+            "init_r2": pr0["r2"], "init_acc": pr0["acc"],
+            "s3_step": np.asarray(arrays["step_stage3"], dtype=float),
+            "s3_covered": np.array([t["covered"] for t in s3], dtype=float),
+            "s3_min_count": np.array([t["min_count"] for t in s3], dtype=float),
+            "s3_dense_share": np.array([t["dense_share"] for t in s3], dtype=float)}
+
+
+def _split_quantiles(W: np.ndarray, b: np.ndarray, x: np.ndarray, signal: np.ndarray, xi: np.ndarray
+                     ) -> tuple[float, float]:
+    """(median, 0.9-quantile) over the samples with an active neuron of ||(W M z)_A|| / ||(W xi)_A||."""
+    active = wm.features(W, b, x) != 0
+    informative = active.any(axis=1)
+    sig = np.linalg.norm((signal @ W.T) * active, axis=1)[informative]
+    noi = np.linalg.norm((xi @ W.T) * active, axis=1)[informative]
+    ratio = sig / np.maximum(noi, 1e-300)
+    if not ratio.size:
+        return float("nan"), float("nan")
+    return float(np.median(ratio)), float(np.quantile(ratio, 0.9))
 
 
 def raw_baseline(data: Data, seed: int) -> dict[str, float]:
@@ -224,73 +257,68 @@ def checks_none(config: Config, runs: list[dict[str, Any]]) -> list[RegimeCheck]
             alive_check(runs, config.learner)]
 
 
-# == per-configuration verdicts ================================================================================
-def verdict_theorem32(runs: list[dict[str, Any]]) -> Verdict:
-    """Per sample the noise part of the representation exceeds the signal part w.h.p. (q90 < 1) in
-    every seed: consistent; the signal part exceeds it for most samples (median > 1) in every seed:
-    refuted; inconclusive otherwise."""
-    q90 = [r["ratio_q90"] for r in runs]
-    q50 = [r["ratio_q50"] for r in runs]
-    if all(v < 1 for v in q90):
-        return Verdict.CONSISTENT
-    if all(v > 1 for v in q50):
-        return Verdict.REFUTED
-    return Verdict.INCONCLUSIVE
+# == per-seed outcomes of each rule (True: holds, False: fails, None: the run cannot tell) ===================
+def theorem32_outcome(q50: float, q90: float) -> bool | None:
+    """Per sample the noise part of the representation exceeds the signal part w.h.p.: the
+    0.9-quantile of signal/noise < 1 holds; the signal part exceeds it for most samples (median > 1)
+    fails; in between (the noise part wins on most samples but not on 90 %) the run cannot tell."""
+    if not (math.isfinite(q50) and math.isfinite(q90)):
+        return None
+    if q90 < 1:
+        return True
+    if q50 > 1:
+        return False
+    return None
 
 
-def theorem34_holds(r: dict[str, Any], d1: int, k: int) -> bool:
-    return r["covered"] == d1 and r["min_count"] >= k and r["dense_share"] <= DENSE_MAX
+def theorem34_outcome(covered: float, min_count: float, dense_share: float, d1: int, k: int) -> bool | None:
+    """Every atom has >= k = ceil(m / (4 d1)) singleton neurons and <= DENSE_MAX of ||W||_F^2 lies
+    outside span(M): holds; an atom without any singleton neuron (no constant of Omega(m/d1) can
+    help) or more than DENSE_FAIL outside span(M): fails; otherwise the run cannot tell."""
+    if covered == d1 and min_count >= k and dense_share <= DENSE_MAX:
+        return True
+    if covered < d1 or dense_share > DENSE_FAIL:
+        return False
+    return None
 
 
-def theorem34_fails(r: dict[str, Any], d1: int) -> bool:
-    return r["covered"] < d1 or r["dense_share"] > DENSE_FAIL
+def stage3_outcome(run: dict[str, Any], d1: int, k: int, when: str) -> bool | None:
+    """Theorem 3.4's rule over the stage-III iterates of one run: ``when`` = "some" (some iterate T,
+    as printed: "for some iterations T"), "every" (every logged stage-III iterate) or "final"."""
+    if when == "final":
+        return theorem34_outcome(run["covered"], run["min_count"], run["dense_share"], d1, k)
+    outs = [theorem34_outcome(c, n, s, d1, k) for c, n, s in
+            zip(run["s3_covered"], run["s3_min_count"], run["s3_dense_share"])]
+    if when == "some":
+        return True if any(o is True for o in outs) else False if all(o is False for o in outs) else None
+    return True if all(o is True for o in outs) else False if any(o is False for o in outs) else None
 
 
-def verdict_theorem34(runs: list[dict[str, Any]], d1: int, m: int) -> Verdict:
-    """Every atom covered by >= k = ceil(m / (4 d1)) singleton neurons and the dense share <= 0.2 in
-    every seed: consistent; an atom never learned or the dense share > 1/2 in every seed: refuted."""
-    k = wm.needed_per_atom(m, d1)
-    if all(theorem34_holds(r, d1, k) for r in runs):
-        return Verdict.CONSISTENT
-    if all(theorem34_fails(r, d1) for r in runs):
-        return Verdict.REFUTED
-    return Verdict.INCONCLUSIVE
+def theorem34_at_init(run: dict[str, Any], d1: int, k: int) -> bool:
+    return theorem34_outcome(run["init_covered"], run["init_min_count"], run["init_dense_share"], d1, k) is True
 
 
-def corollaries(aug: dict[str, Any], none: dict[str, Any], raw: dict[str, float]) -> tuple[bool, bool]:
-    """(Corollary 3.5 holds, Corollary 3.3 holds) for one seed.
-
-    3.5: with masks both probes beat the raw-input probes by more than TOL and leave the failing
-    levels (R^2 > RAW_R2_MAX, error < RAW_ERR_MIN); 3.3: without augmentation neither probe beats
-    the raw-input probes by more than TOL and both stay at failing levels (R^2 <= RAW_R2_MAX,
-    error >= RAW_ERR_MIN). Chance is R^2 = 0 and accuracy 1/2."""
-    c35 = (aug["r2"] > raw["r2"] + TOL and aug["acc"] > raw["acc"] + TOL
-           and aug["r2"] > RAW_R2_MAX and 1.0 - aug["acc"] < RAW_ERR_MIN)
-    c33 = (none["r2"] <= raw["r2"] + TOL and none["acc"] <= raw["acc"] + TOL
-           and none["r2"] <= RAW_R2_MAX and 1.0 - none["acc"] >= RAW_ERR_MIN)
-    return c35, c33
+def corollary35(r2: float, acc: float, raw: dict[str, float]) -> bool:
+    """Corollary 3.5 on one encoder: both probes beat the raw-input probes by more than TOL and leave
+    the failing levels (R^2 > RAW_R2_MAX, error < RAW_ERR_MIN)."""
+    return r2 > raw["r2"] + TOL and acc > raw["acc"] + TOL and r2 > RAW_R2_MAX and 1.0 - acc < RAW_ERR_MIN
 
 
-def verdict_downstream(pairs: list[tuple[dict[str, Any], dict[str, Any]]], raw: dict[str, float]) -> Verdict:
-    res = [corollaries(a, n, raw) for a, n in pairs]
-    if all(c35 and c33 for c35, c33 in res):
-        return Verdict.CONSISTENT
-    if all(not c35 for c35, _ in res) or all(not c33 for _, c33 in res):
-        return Verdict.REFUTED
-    return Verdict.INCONCLUSIVE
+def corollary33(r2: float, acc: float, raw: dict[str, float]) -> bool:
+    """Corollary 3.3 on one encoder: neither probe beats the raw-input probes by more than TOL and
+    both stay at failing levels (R^2 <= RAW_R2_MAX, error >= RAW_ERR_MIN). Chance: R^2 = 0, accuracy 1/2."""
+    return r2 <= raw["r2"] + TOL and acc <= raw["acc"] + TOL and r2 <= RAW_R2_MAX and 1.0 - acc >= RAW_ERR_MIN
 
 
 def mean(runs: list[dict[str, Any]], key: str) -> float:
     return float(np.mean([r[key] for r in runs]))
 
 
-def row(config: Config, runs: list[dict[str, Any]], checks: list[RegimeCheck], verdict: Verdict,
-        **extra: Any) -> dict[str, Any]:
-    failed = [c.name for c in checks if not c.holds]
-    return {"config": config.label(), "d": config.data.d, "kappa": config.data.kappa, "bias": config.learner.bias,
-            "noise": config.data.noise, "excess": config.data.excess, "augment": config.learner.augment,
-            "verdict": verdict, "in_regime": not failed, "out_of_regime": failed,
-            "regime": {c.name: c.value for c in checks}, "seeds": [r.get("seed") for r in runs], **extra}
+def config_values(config: Config) -> dict[str, Any]:
+    """A configuration's settings as JSON values (the keys of the verdict map)."""
+    return {"d": config.data.d, "d1": config.data.d1, "kappa": config.data.kappa, "bias": config.learner.bias,
+            "noise": config.data.noise, "excess": config.data.excess, "m": config.learner.m,
+            "augment": config.learner.augment}
 
 
 def parameters() -> dict[str, Any]:

@@ -230,7 +230,7 @@ class Run:
     seed: int = 0
 
     def spec(self) -> dict[str, Any]:
-        return {"model": "wen-v3", "data": asdict(self.data), "learner": asdict(self.learner), "seed": self.seed}
+        return {"model": "wen-v4", "data": asdict(self.data), "learner": asdict(self.learner), "seed": self.seed}
 
     def init_std(self) -> float:
         return 1.0 / self.data.d
@@ -274,11 +274,12 @@ def train(run: Run) -> dict[str, np.ndarray]:
 
     data, lrn = run.data, run.learner
     M = data.dictionary()
-    init = torch.Generator().manual_seed(int(np.random.SeedSequence([run.seed, data.d, 1]).generate_state(1)[0]))
-    W = (run.init_std() * torch.randn(lrn.m, data.d, dtype=torch.float64, generator=init)).requires_grad_(True)
+    W = torch.from_numpy(initial_weights(run)).requires_grad_(True)
     rng = np.random.default_rng([run.seed, data.d, 2])
     mask_rng = np.random.default_rng([run.seed, data.d, 3])
     hist: dict[str, list[float]] = {"step": [], "share": [], "norm": [], "loss": []}
+    snaps: list[np.ndarray] = []  # W at every logged step of stage III (the iterates T of Theorem 3.4)
+    snap_steps: list[int] = []
 
     def objective(step: int) -> Any:
         x, _, _ = data.sample(lrn.batch + lrn.negatives, rng)
@@ -300,11 +301,25 @@ def train(run: Run) -> dict[str, np.ndarray]:
         hist["share"].append(float(np.mean(sparse_share(Wn, M))))
         hist["norm"].append(float(np.mean(np.linalg.norm(Wn, axis=1))))
         hist["loss"].append(float(loss.detach()))
+        if step >= lrn.stage1 + lrn.ramp:
+            snaps.append(Wn.copy())
+            snap_steps.append(step)
 
     descend([W], objective, lrn.steps, lrn.lr, log_every=lrn.log_every, on_log=on_log)
     Wf = W.detach().numpy().copy()
     b = lrn.bias_factor(lrn.steps) * data.sigma * np.linalg.norm(Wf, axis=1)
-    return {"W": Wf, "b": b, **{k: np.array(v) for k, v in hist.items()}}
+    return {"W": Wf, "b": b, **{k: np.array(v) for k, v in hist.items()},
+            "W_stage3": np.array(snaps), "step_stage3": np.array(snap_steps)}
+
+
+def initial_weights(run: Run) -> np.ndarray:
+    """The run's initialization w_i ~ N(0, sigma0^2 I), sigma0 = 1/d, from its seed (the untrained
+    network every dynamics claim is compared with)."""
+    import torch
+
+    data, lrn = run.data, run.learner
+    init = torch.Generator().manual_seed(int(np.random.SeedSequence([run.seed, data.d, 1]).generate_state(1)[0]))
+    return (run.init_std() * torch.randn(lrn.m, data.d, dtype=torch.float64, generator=init)).numpy()
 
 
 def run_cached(run: Run) -> dict[str, np.ndarray]:

@@ -1,0 +1,159 @@
+"""What the other readings of Huang et al.'s sentences need (issue 27): subjects and measurements.
+
+* **Theorem 2, "encoder f with norm r" read as the norm of the function f** (sup_x ||f(x)|| = r: every
+  value in the ball of radius r, some on its sphere) instead of ||f(x)|| = r for every x (the literal
+  reading, the slides' "(||f|| = 1)" of the InfoNCE slide). :class:`BallWitnesses` lists constructed
+  subjects of that wider class: two classes that share one embedded point v inside the ball, and one
+  light sample of class 1, far away in the input space (so L stays small), embedded on the sphere. The
+  class centres then differ a little, the divergence condition holds, sigma is 1 - 2m and R_0 = 0, so
+  the bound is 2m -- while G_f puts every class-1 sample at v into class 0 (Err ~ 1/2).
+* **Theorem 1, the constant of eta(eps) = O(1/eps)**: along two parametric witness families the ratio
+  R_eps^2 eps^2 / L_align (the square of the constant the inequality needs) grows without bound; sympy
+  gives the limits. The first (:func:`spike_growth`) is the growth check of the reading whose constant is
+  uniform over the augmentation sets; both are shown in the report (:func:`theorem1_growth_artifact`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import numpy as np
+import sympy
+
+from numerics import augmented as ag
+from numerics.backend import FLOAT
+from theorems.engine.claim import Assumption, RunContext
+from theorems.engine.experiment import Growth
+from theorems.subjects.augmented import AugmentedFamily, AugSubject, build
+
+# -- Theorem 2 under the sup-norm reading ------------------------------------------------------------
+BALL_NORMS = (0.5, 0.7)  # the norm of the shared point v (r = 1)
+BALL_MASSES = (1e-3, 1e-2)  # the mass m of the class-1 sample on the sphere
+
+
+def ball_witness(inner: float, m: float, d: int = 2) -> AugSubject:
+    """K = 2, |A(x)| = 1 (so R_0 = 0), r = 1: class 0 = one sample at v = (inner, 0, ...), class 1 = one
+    sample at v (mass 1/2 - m) and one at e_2 (mass m, norm exactly 1, input 100 away); eps = delta = 0."""
+    labels = np.array([0, 1, 1])
+    mass = np.array([0.5, 0.5 - m, m])
+    inputs = np.array([[[0.0]], [[1.0]], [[100.0]]])
+    raw = np.zeros((3, 1, d))
+    raw[0, 0, 0] = raw[1, 0, 0] = inner
+    raw[2, 0, 1] = 1.0
+    return build(labels, mass, inputs, 2, "table", "none", None, raw, 1.0, 0.0, 0.0, 0.0)
+
+
+class BallWitnesses(AugmentedFamily):
+    """Encoders with values in the ball of radius r = 1, some on its sphere (sup-norm reading of
+    Theorem 2): the constructed subjects of :func:`ball_witness` (an exhaustive list, no random draws)."""
+
+    def __init__(self) -> None:
+        super().__init__(encoder="table", norm="none", classes=(2, 4), adversary=False,
+                         name="ball-valued encoders, one class-1 sample on the sphere (sup-norm reading)")
+
+    def strategy(self) -> None:  # type: ignore[override]
+        return None
+
+    def exhaustive(self, quick: bool = False) -> Iterable[AugSubject]:
+        for inner in BALL_NORMS:
+            for m in BALL_MASSES:
+                yield ball_witness(inner, m)
+
+
+def _sup_norm_condition(s: Any) -> bool:
+    """sup_x ||f(x')|| = r (to 1e-9 relative, no value above it) and the divergence condition with that r,
+    holding by more than 1e-6 r^2 (as for the literal reading)."""
+    norms = np.linalg.norm(s.setting.feats, axis=2)
+    r = float(s.r)
+    if not (np.all(norms <= r * (1 + 1e-9)) and abs(float(np.max(norms)) - r) <= 1e-9 * r):
+        return False
+    return ag.divergence_terms(s.setting, r, s.delta, s.eps).holds_robustly
+
+
+THEOREM2_SUP_HYP = Assumption(
+    "divergence condition, ||f|| = sup_x ||f(x)|| = r",
+    "every encoder value in the ball of radius r and the largest on its sphere (to 1e-9 relative); L = the "
+    "Lipschitz constant on the augmented inputs; the divergence condition as printed (every term as in the "
+    "literal reading, r the sup norm), holding by more than 1e-6 r^2", _sup_norm_condition)
+
+
+# -- Theorem 1: the constant of O(1/eps) along witness families --------------------------------------
+def spike_setting(a: int, eps: float = 1.0) -> ag.AugmentedSetting:
+    """One sample, |A(x)| = a augmented inputs; f = 2 eps e_1 on the first (input 0), 0 on the others
+    (inputs 1 + j/a): f is (2 eps)-Lipschitz on the inputs whatever a is, and the sample is outside S_eps."""
+    inputs = np.concatenate([[0.0], 1.0 + np.arange(1, a) / a])[None, :, None]
+    feats = np.zeros((1, a, 1))
+    feats[0, 0, 0] = 2 * eps
+    return ag.AugmentedSetting.create([0], [1.0], inputs, feats, 1)
+
+
+def spike_ratio(a: int, eps: float = 1.0) -> dict[str, float]:
+    """R_eps^2 eps^2 / L_align, R_eps, L_align and L on :func:`spike_setting` (exact sums of numerics/augmented.py)."""
+    s = spike_setting(a, eps)
+    R = ag.r_eps(s, eps)
+    align = float(ag.align_loss(ag.AugArrays.from_setting(s, FLOAT)))
+    return {"a": a, "R_eps": R, "L_align": align, "L": ag.lipschitz(s)[0], "ratio": R ** 2 * eps ** 2 / align}
+
+
+def spike_ratio_formula() -> tuple[sympy.Expr, sympy.Expr]:
+    """The family's ratio in closed form, a^2 / (8 (a - 1)), and its limit a -> oo (sympy): R_eps = 1 and
+    L_align = 2 (a - 1)/a^2 (2 eps)^2 (the (1, j) and (j, 1) pairs, j != 1)."""
+    a, eps = sympy.symbols("a epsilon", positive=True)
+    align = 2 * (a - 1) / a ** 2 * (2 * eps) ** 2
+    ratio = sympy.simplify(eps ** 2 / align)
+    return ratio, sympy.limit(ratio, a, sympy.oo)
+
+
+def tent_ratio_formula() -> tuple[sympy.Expr, sympy.Expr]:
+    """A(x) = [0, 1] with the uniform distribution, f a tent of slope L and height h = 2 eps at 1/2
+    (L-Lipschitz; the sample is outside S_eps, R_eps = 1): L_align = 2 Var f = 2 (2h^3/(3L) - h^4/L^2),
+    valid for eps <= L/4 (the tent fits). The ratio eps^2 / L_align and its limit eps -> 0+ (sympy)."""
+    eps, L, t = sympy.symbols("epsilon L t", positive=True)
+    h = 2 * eps
+    f = h - L * sympy.Abs(t - sympy.Rational(1, 2))
+    lo, hi = sympy.Rational(1, 2) - h / L, sympy.Rational(1, 2) + h / L
+    mean = sympy.integrate(f, (t, lo, hi))
+    second = sympy.integrate(f ** 2, (t, lo, hi))
+    align = sympy.simplify(2 * (second - mean ** 2))
+    ratio = sympy.simplify(eps ** 2 / align)
+    return ratio, sympy.limit(ratio, eps, 0, "+")
+
+
+SPIKE_SIZES = (2, 4, 8, 16, 32, 64)
+
+
+def spike_growth() -> Growth:
+    """The witness family of the reading "the constant of eta(eps) = O(1/eps) is uniform over the
+    augmentation sets" (it may depend on eps and L only): R_eps^2 eps^2 / L_align along |A(x)| = a, at a
+    fixed L, measured by the exact sums of numerics/augmented.py, with sympy's limit a^2/(8(a-1)) -> oo."""
+    ratio, limit = spike_ratio_formula()
+    rows = [spike_ratio(a) for a in SPIKE_SIZES]
+    return Growth("R_eps^2 eps^2 / L_align (one sample, f = 2 eps on one of |A(x)| = a augmented inputs)", "a",
+                  tuple(float(r["a"]) for r in rows), tuple(float(r["ratio"]) for r in rows),
+                  limit=float(limit), limit_note=f"sympy: {ratio} as a -> oo")
+
+
+def theorem1_growth_artifact(ctx: RunContext) -> str:
+    """The report section: both witness families, their ratios and limits, and what each refutes."""
+    spike, spike_lim = spike_ratio_formula()
+    tent, tent_lim = tent_ratio_formula()
+    rows = [spike_ratio(a) for a in (2, 4, 8, 16, 32, 64)]
+    lines = ["#### Theorem 1: the constant of eta(eps) = O(1/eps) along witness families", "",
+             "The ratio R_eps^2 eps^2 / L_align(f) is the square of the constant c that R_eps^2 <= (c/eps)^2 "
+             "L_align(f) needs. A family along which it grows without bound refutes every reading whose c "
+             "is uniform over that family. The first family is the growth check of the reading 'uniform over "
+             "the augmentation sets' (its verdict is in the readings above); the second concerns "
+             "huang.theorem1.general, which is not encodable.", "",
+             f"1. **Finite augmentation sets, |A(x)| = a growing** (one sample; f = 2 eps e_1 on one augmented "
+             f"input, 0 on the other a - 1; f is (2 eps)-Lipschitz for every a): ratio = `{spike}`, "
+             f"limit a -> oo: `{spike_lim}` (sympy). It refutes a constant uniform over the augmentation "
+             "sets (c depending on L alone, or on nothing); c = |A|/sqrt(2), which the literal and the "
+             "uniform-over-f readings allow, covers it (a^2/8/(a-1) <= a^2/2).", "",
+             "| a | R_eps | L_align | L | ratio (exact sums) |", "| --- | --- | --- | --- | --- |"]
+    lines += [f"| {r['a']} | {r['R_eps']:.3g} | {r['L_align']:.6g} | {r['L']:.3g} | {r['ratio']:.6g} |" for r in rows]
+    lines += ["", f"2. **A continuous augmentation distribution** (A(x) = [0, 1], uniform; f a tent of slope L, "
+                  f"height 2 eps): ratio = `{tent}`, limit eps -> 0+: `{tent_lim}` (sympy). For one fixed "
+                  "augmentation distribution and one L, no c works for every L-Lipschitz f: it refutes the "
+                  "reading 'eta(eps) uniform over f' outside finite augmentation sets (huang.theorem1.general; "
+                  "the finite subjects of huang.theorem1 cannot represent it)."]
+    return "\n".join(lines)
