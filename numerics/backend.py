@@ -57,6 +57,19 @@ class Backend:
         """Context in which plain arithmetic on this backend's scalars is done."""
         return contextlib.nullcontext()
 
+    # -- derivatives (numerics.derivative: autograd in torch and float64, dual numbers in mpmath) ------
+    def grad(self, fn: Any, x: Array) -> Array:
+        """The gradient of the scalar ``fn(x, xp)`` at ``x``, through the same formula, in this backend."""
+        from numerics.derivative import gradient
+
+        return gradient(fn, x, self)
+
+    def jacobian(self, fn: Any, x: Array) -> Array:
+        """The Jacobian of the vector ``fn(x, xp)`` at ``x`` (outputs x inputs), in this backend."""
+        from numerics.derivative import jacobian
+
+        return jacobian(fn, x, self)
+
     # -- elementwise ---------------------------------------------------------------------
     def exp(self, x: Array) -> Array:
         raise NotImplementedError

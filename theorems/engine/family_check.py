@@ -67,7 +67,8 @@ def check_family(family: SubjectFamily, draws: int = 3, seed: int = 0) -> list[F
         for row in rows.values():
             row.status = {b: "n/a (no subject could be drawn)" for b in BACKENDS}
         return list(rows.values())
-    adversarial = family.random_start(np.random.default_rng(seed)) is not None
+    adversarial = bool(getattr(family, "differentiable", ())) and (
+        family.strategy() is not None or family.random_start(np.random.default_rng(seed)) is not None)
     mp = mp_backend(30)
     for subject in subjects:
         for sym in symbols:

@@ -133,23 +133,38 @@ def exhaustive_search(claim: StatementClaim, family: SubjectFamily, quick: bool,
             tracker.record(tracker.probe(family, subject, found_by="exhaustive"))
 
 
+def adversarial_starts(family: SubjectFamily, n: int, seed: int) -> list[Any]:
+    """Where the adversary starts: draws of the family's own seeded strategy -- the one sampler the random
+    search uses too -- taken from the later draws of a seeded run (Hypothesis draws its simplest examples
+    first) and chosen with the seed; a family without a strategy starts from its ``random_start``."""
+    first = family.random_start(np.random.default_rng([seed, 0]))
+    if first is not None:  # a family with a sampler of its own
+        return [first] + [family.random_start(np.random.default_rng([seed, i])) for i in range(1, n)]
+    if family.strategy() is None:
+        return []
+    draws = sample_subjects(family, 4 * n + 8, seed)
+    later = draws[len(draws) // 4:] or draws
+    rng = np.random.default_rng([seed, 1])
+    picks = rng.choice(len(later), size=min(n, len(later)), replace=False)
+    return [later[int(i)] for i in picks]
+
+
 def adversarial_search(claim: StatementClaim, family: SubjectFamily, budget: Budget, seed: int,
                        tracker: Tracker) -> None:
     """Adam ascent on the largest normalized margin of the differentiable parts, from
     ``budget.adversarial_starts`` seeded starts; the best point inside the hypotheses is probed."""
     if not claim.adversarial or budget.adversarial_starts <= 0:
         return
-    if family.random_start(np.random.default_rng(seed)) is None:
+    starts = adversarial_starts(family, budget.adversarial_starts, seed)
+    if not starts:
         return
-    import torch
+    import torch  # heavy: only the adversary needs it
 
     from numerics.ascent import DecayingAdam
 
     xp = torch_backend()
-    for start in range(budget.adversarial_starts):
-        rng = np.random.default_rng([seed, start])
+    for start, subject in enumerate(starts):
         torch.manual_seed(seed * 1_000 + start)
-        subject = family.random_start(rng)
         if subject is None:
             continue
         if not admissible(claim, family, subject):

@@ -1,11 +1,17 @@
-"""Subject families shared by every paper, and the generic parts outsiders compose families from.
+"""Subject families shared by every paper, and the generic parts everyone composes families from.
 
-Each family module declares the quantity symbols it computes next to the code that computes
-them (``theorems.subjects.mixtures.L_un``, ...). A new family needs no subclass::
+A family is composed, never subclassed::
 
-    from theorems.subjects import Family, Embeddings, Distribution, Scalar
+    from theorems.subjects import Family, Embeddings, Distribution, Scalar, Given, Integer
+
+Parts (:mod:`theorems.subjects.parts`): ``Scalar``, ``Integer``, ``Fixed``, ``Vector``, ``Embeddings``,
+``Distribution``, ``JointDistribution``, ``Graph``, ``Given`` (drawn conditionally on the parts before it);
+a family of trained encoders takes ``Snapshots``.
 """
 
-from theorems.subjects.compose import Distribution, Embeddings, Family, Graph, Integer, Part, Scalar, Vector
+from theorems.subjects.compose import Family, Snapshots, Subject
+from theorems.subjects.parts import (Distribution, Embeddings, Fixed, Given, Graph, Integer, JointDistribution, Part,
+                                     Scalar, Vector)
 
-__all__ = ["Distribution", "Embeddings", "Family", "Graph", "Integer", "Part", "Scalar", "Vector"]
+__all__ = ["Distribution", "Embeddings", "Family", "Fixed", "Given", "Graph", "Integer", "JointDistribution", "Part",
+           "Scalar", "Snapshots", "Subject", "Vector"]
