@@ -29,6 +29,8 @@ import time
 from pathlib import Path
 from typing import Iterator
 
+from numerics.errors import OutputError
+
 __all__ = ["atomic_path", "write_text_atomic", "write_bytes_atomic", "cache_root", "current_umask",
            "remove_stale_temporaries", "remove_stale_temporaries_once"]
 
@@ -62,15 +64,21 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     """Yield a fresh temporary path next to ``path`` (named after its writer: host and pid); on
     success give it the umask's mode and rename it onto ``path``, on failure remove it."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{_host()}.{os.getpid()}.",
-                                suffix=".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{_host()}.{os.getpid()}.",
+                                    suffix=".tmp")
+    except OSError as exc:  # a folder that cannot be made or written: the user's to fix, named
+        raise OutputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
     os.close(fd)
     tmp = Path(name)
     try:
         yield tmp
         os.chmod(tmp, 0o666 & ~current_umask())
-        os.replace(tmp, path)
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise OutputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
     finally:
         tmp.unlink(missing_ok=True)
 

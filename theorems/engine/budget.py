@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from theorems.engine.errors import OptionError
+
 
 @dataclass(frozen=True)
 class Budget:
@@ -24,7 +26,7 @@ class Budget:
         for name in ("examples", "adversarial_starts", "adversarial_steps", "shrink_tries"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"{name} = {value!r}: must be an integer >= 0")
+                raise OptionError(f"{name} = {value!r}: must be an integer >= 0")
 
     def with_overrides(self, **values: int | None) -> "Budget":
         """The same budget with the given fields replaced (None keeps the profile's value)."""
@@ -42,4 +44,4 @@ def profile(name: str) -> Budget:
     try:
         return PROFILES[name]
     except KeyError:
-        raise ValueError(f"unknown profile {name!r}: use one of {', '.join(PROFILES)}") from None
+        raise OptionError(f"unknown profile {name!r}: use one of {', '.join(PROFILES)}") from None

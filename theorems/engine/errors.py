@@ -1,4 +1,5 @@
-"""The engine's errors: one type per kind of user mistake, each message naming what is wrong.
+"""The engine's errors: one type per kind of user mistake, each a :class:`ClcheckError` (the command line's
+exit 2), each message naming what is wrong.
 
 * :class:`ClaimError` -- a claim, a quantity or a subject family is ill-formed (raised at
   registration, before any evaluation);
@@ -13,23 +14,34 @@
 
 from __future__ import annotations
 
-from numerics.errors import AssumptionError
+from numerics.errors import AssumptionError, ClcheckError, InputFileError, OutputError
 
 
-class ClaimError(ValueError):
+class ClaimError(ClcheckError, ValueError):
     """A claim, quantity or subject family is ill-formed; the message says which and why."""
 
 
-class PluginError(ImportError):
+class PluginError(ClcheckError, ImportError):
     """A plugin module could not be imported; the message names the module and the cause."""
 
 
-class WitnessError(ValueError):
+class WitnessError(ClcheckError, ValueError):
     """A witness does not match its claim or its subject family."""
 
 
-class ExecutorUnavailable(ValueError):
+class ExecutorUnavailable(ClcheckError, ValueError):
     """The executor asked for cannot run here (Ray not installed); the message says what to install."""
+
+
+class OptionError(ClcheckError, ValueError):
+    """A command-line option or its value cannot be used (the message names the option)."""
+
+
+class UnknownClaim(ClcheckError, KeyError):
+    """A claim id or paper prefix that no registered plugin declares."""
+
+    def __str__(self) -> str:  # a KeyError's str is the repr of its argument: show the message itself
+        return str(self.args[0]) if self.args else ""
 
 
 class UndefinedValue(ArithmeticError):
@@ -38,4 +50,5 @@ class UndefinedValue(ArithmeticError):
     part, the quantities, the subject and the backend)."""
 
 
-__all__ = ["AssumptionError", "ClaimError", "ExecutorUnavailable", "PluginError", "UndefinedValue", "WitnessError"]
+__all__ = ["AssumptionError", "ClaimError", "ClcheckError", "ExecutorUnavailable", "InputFileError", "OptionError",
+           "OutputError", "PluginError", "UndefinedValue", "UnknownClaim", "WitnessError"]

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from theorems.engine.claim import AnyClaim, ClaimBase
-from theorems.engine.errors import ClaimError, PluginError
+from theorems.engine.errors import ClaimError, PluginError, UnknownClaim
 from theorems.engine.limits import TimeLimitExceeded, time_limit
 
 ENTRY_POINT_GROUP = "clcheck.claims"
@@ -236,7 +236,7 @@ def all_claims(papers: list[str] | None = None, ids: list[str] | None = None) ->
         return claims
     unknown = sorted(set(ids or ()) - set(_CLAIMS))
     if unknown:
-        raise KeyError(f"unknown claim id(s): {', '.join(unknown)}; `clcheck list` shows the registered ids")
+        raise UnknownClaim(f"unknown claim id(s): {', '.join(unknown)}; `clcheck list` shows the registered ids")
     return [c for c in claims if (papers and _in(c.id, papers)) or c.id in (ids or ())]
 
 
@@ -251,7 +251,7 @@ def get(claim_id: str) -> AnyClaim:
     try:
         return _CLAIMS[claim_id]
     except KeyError:
-        raise KeyError(f"unknown claim id {claim_id!r}; `clcheck list` shows the registered ids") from None
+        raise UnknownClaim(f"unknown claim id {claim_id!r}; `clcheck list` shows the registered ids") from None
 
 
 def registered(claim_id: str) -> AnyClaim:

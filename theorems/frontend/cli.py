@@ -21,6 +21,8 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
+from theorems.engine.errors import OptionError
+
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="A verification-backed checker for contrastive-learning theory.")
 # a wide table when the output is not a terminal (CI logs), the terminal's width otherwise
@@ -44,10 +46,9 @@ def _options(debug: bool = typer.Option(False, "--debug", help="show the traceba
 
 
 def _user_errors() -> tuple[type[BaseException], ...]:
-    from numerics.errors import AssumptionError
-    from theorems.engine.errors import ClaimError, PluginError, WitnessError
+    from numerics.errors import ClcheckError
 
-    return (AssumptionError, ClaimError, PluginError, WitnessError, KeyError, ValueError, OSError)
+    return (ClcheckError,)
 
 
 def _command(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -62,8 +63,7 @@ def _command(fn: Callable[..., Any]) -> Callable[..., Any]:
         except _user_errors() as exc:
             if _STATE["debug"]:
                 raise
-            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-            console.print(f"[red]error:[/red] {escape(str(message))}", highlight=False)
+            console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
             raise typer.Exit(EXIT_USER_ERROR) from None
         except Exception as exc:  # an internal bug: a short message, the traceback with --debug
             if _STATE["debug"]:
@@ -84,22 +84,38 @@ def _progress() -> Progress:
 def _select(paper: Optional[List[str]], claim: Optional[List[str]]) -> list:
     """The claims under the ``--paper`` prefixes and those named by ``--claim`` (a union); an unknown
     prefix or id is a named error, the same for every command."""
+    from theorems.engine.errors import UnknownClaim
     from theorems.engine.registry import all_claims, unknown_prefixes
 
     unknown = unknown_prefixes(paper or [])
     if unknown:
-        raise KeyError(f"no registered claim has the prefix {', '.join(map(repr, unknown))}; "
+        raise UnknownClaim(f"no registered claim has the prefix {', '.join(map(repr, unknown))}; "
                        "`clcheck list` shows the registered ids")
     claims = all_claims(papers=paper, ids=claim)
     if not claims:
-        raise KeyError("no registered claim matches the selection; `clcheck list` shows the registered ids")
+        raise UnknownClaim("no registered claim matches the selection; `clcheck list` shows the registered ids")
     return claims
+
+
+def _writable_folder(out: Path) -> Path:
+    """``--out``: a folder that exists or can be made, and can be written -- checked before anything runs."""
+    from numerics.errors import OutputError
+
+    if out.exists() and not out.is_dir():
+        raise OptionError(f"--out {str(out)!r} is a file, not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"--out {str(out)!r} cannot be made: {exc.strerror or exc}") from None
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise OutputError(f"--out {str(out)!r} is not writable")
+    return out
 
 
 def _seconds(option: str, value: Optional[float]) -> Optional[float]:
     """A finite, positive number of seconds (or None)."""
     if value is not None and not (math.isfinite(value) and value > 0):
-        raise ValueError(f"{option} {value}: give a finite number of seconds")
+        raise OptionError(f"{option} {value}: give a finite number of seconds")
     return value
 
 
@@ -145,15 +161,16 @@ def audit(
     from training.device import configure_process, deterministic_kernels
 
     if executor not in ("local", "ray"):
-        raise ValueError(f"--executor {executor!r}: use local or ray")
+        raise OptionError(f"--executor {executor!r}: use local or ray")
     if address is not None and jobs is not None:
-        raise ValueError("--jobs with --address: the cluster's resources decide how many tasks run at once")
+        raise OptionError("--jobs with --address: the cluster's resources decide how many tasks run at once")
     _seconds("--claim-timeout", claim_timeout)
     with import_time_limit(claim_timeout):  # a plugin that hangs at import is a named error
         claims = _select(paper, claim)
     plan = _budget(profile, budget, adversarial_starts, adversarial_steps)
     if executor == "ray":
         _require_ray()
+    _writable_folder(out)
     clear_previous(out)  # witnesses of an earlier audit and temporaries a killed one left
     configure_process()
     processes = jobs or default_jobs()
@@ -354,6 +371,7 @@ def proofs(
     plan = _budget(profile, budget, None, None)
     configure_process()
     deterministic_kernels()
+    _writable_folder(out)
     pages = pf.read_pages(paper)
     registered = {c.id: c for c in all_claims()}
     edges = structure(paper)
@@ -418,16 +436,19 @@ def check_family(
     seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED),
 ) -> None:
     """Evaluate every quantity of the selected claims' subject families in float64, mpmath and
-    torch on a few draws; name the backend and quantity that fail. Exit 1 on any failure."""
+    torch on a few draws that the claims using it admit (their hypotheses); name the backend and quantity
+    that fail. Exit 1 on any failure."""
     from theorems.engine.claim import StatementClaim
     from theorems.engine.family_check import check_families
 
-    families = {}
+    families: dict[int, Any] = {}
+    users: dict[int, list[Any]] = {}
     for c in _select(paper, claim):
         if isinstance(c, StatementClaim):
             for fam in c.subjects:
                 families.setdefault(id(fam), fam)
-    rows = check_families(list(families.values()), draws, seed)
+                users.setdefault(id(fam), []).append(c)
+    rows = check_families(list(families.values()), draws, seed, users)
     table = Table(title=f"quantities per backend ({draws} draws per family, seed {seed})")
     for col in ("family", "quantity", "float64", "mpmath", "torch"):
         table.add_column(col, overflow="fold")
