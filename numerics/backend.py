@@ -32,6 +32,7 @@ import mpmath
 import numpy as np
 from flint import arb, fmpz
 
+from numerics import derivative
 from numerics.arb import NEG_INF, abs_ball, from_value, workprec
 
 Array = Any
@@ -60,15 +61,11 @@ class Backend:
     # -- derivatives (numerics.derivative: autograd in torch and float64, dual numbers in mpmath) ------
     def grad(self, fn: Any, x: Array) -> Array:
         """The gradient of the scalar ``fn(x, xp)`` at ``x``, through the same formula, in this backend."""
-        from numerics.derivative import gradient
-
-        return gradient(fn, x, self)
+        return derivative.gradient(fn, x, self, torch_backend() if self.name == "float64" else None)
 
     def jacobian(self, fn: Any, x: Array) -> Array:
         """The Jacobian of the vector ``fn(x, xp)`` at ``x`` (outputs x inputs), in this backend."""
-        from numerics.derivative import jacobian
-
-        return jacobian(fn, x, self)
+        return derivative.jacobian(fn, x, self, torch_backend() if self.name == "float64" else None)
 
     # -- elementwise ---------------------------------------------------------------------
     def exp(self, x: Array) -> Array:

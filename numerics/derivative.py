@@ -113,10 +113,10 @@ dual_sqrt = _unary(mpmath.sqrt, lambda v: 1 / (2 * mpmath.sqrt(v)))
 
 
 def _dual_backend(base: Any) -> Any:
-    """The mpmath backend ``base`` whose elementwise functions also take dual numbers."""
-    from numerics.backend import MpBackend
+    """The mpmath backend ``base`` (its own class, so this module imports no backend) whose elementwise
+    functions also take dual numbers."""
 
-    class DualMpBackend(MpBackend):
+    class DualMpBackend(type(base)):  # type: ignore[misc]
         def asarray(self, x: Any) -> Any:
             if isinstance(x, Dual):
                 return x
@@ -162,21 +162,20 @@ def _dual_backend(base: Any) -> Any:
     return backend
 
 
-def gradient(fn: Formula, x: Any, xp: Any) -> Any:
-    """The gradient of the scalar ``fn(x, xp)`` at ``x``, in backend ``xp`` (see the module docstring)."""
+def gradient(fn: Formula, x: Any, xp: Any, torch_xp: Any = None) -> Any:
+    """The gradient of the scalar ``fn(x, xp)`` at ``x``, in backend ``xp`` (see the module docstring);
+    ``torch_xp`` is the torch backend the float64 derivative runs the formula in."""
     if xp.name == "torch":
-        import torch
+        import torch  # heavy: only a derivative needs it
 
         x = x if x.requires_grad else x.detach().requires_grad_(True)
         (g,) = torch.autograd.grad(fn(x, xp), x, create_graph=True)
         return g
     if xp.name == "float64":
-        import torch
-
-        from numerics.backend import torch_backend
+        import torch  # heavy: only a derivative needs it
 
         xt = torch.tensor(np.asarray(x, dtype=np.float64), dtype=torch.float64, requires_grad=True)
-        (g,) = torch.autograd.grad(fn(xt, torch_backend()), xt)
+        (g,) = torch.autograd.grad(fn(xt, torch_xp), xt)
         return g.detach().numpy()
     if xp.name == "mpmath":
         dual = _dual_backend(xp)
@@ -194,19 +193,17 @@ def gradient(fn: Formula, x: Any, xp: Any) -> Any:
     raise NotImplementedError(f"the {xp.name} backend has no gradient: differentiate in float64, mpmath or torch")
 
 
-def jacobian(fn: Formula, x: Any, xp: Any) -> Any:
+def jacobian(fn: Formula, x: Any, xp: Any, torch_xp: Any = None) -> Any:
     """The Jacobian (outputs x inputs) of the vector ``fn(x, xp)`` at ``x``, in backend ``xp``."""
     if xp.name == "torch":
-        import torch
+        import torch  # heavy: only a derivative needs it
 
         return torch.autograd.functional.jacobian(lambda t: fn(t, xp), x, create_graph=True)
     if xp.name == "float64":
-        import torch
-
-        from numerics.backend import torch_backend
+        import torch  # heavy: only a derivative needs it
 
         xt = torch.tensor(np.asarray(x, dtype=np.float64), dtype=torch.float64)
-        return torch.autograd.functional.jacobian(lambda t: fn(t, torch_backend()), xt).detach().numpy()
+        return torch.autograd.functional.jacobian(lambda t: fn(t, torch_xp), xt).detach().numpy()
     if xp.name == "mpmath":
         dual = _dual_backend(xp)
         values = np.asarray(x, dtype=object)
