@@ -32,7 +32,7 @@ import mpmath
 import numpy as np
 from flint import arb, fmpz
 
-from numerics import derivative
+import numerics.derivative as derivative
 from numerics.arb import NEG_INF, abs_ball, from_value, workprec
 
 Array = Any

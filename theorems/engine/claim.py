@@ -31,13 +31,15 @@ import sympy
 from sympy.logic.boolalg import BooleanAtom
 
 from theorems.engine.errors import ClaimError
+from theorems.engine.functions import SUPPORTED_FUNCTIONS, unsupported
+from theorems.engine.logic import Reading, check_prefix
 
 if TYPE_CHECKING:
     from numerics.certificate import Certificate
     from theorems.engine.informative import Informative
     from theorems.engine.experiment import ExperimentOutcome, Growth
     from theorems.engine.family import SubjectFamily
-    from theorems.engine.logic import Bound, Reading
+    from theorems.engine.logic import Bound
     from theorems.engine.prerequisite import Prerequisite
 
 
@@ -161,8 +163,6 @@ def _check_relation(claim_id: str, index: int, part: Part) -> None:
         raise ClaimError(f"{where} contains a NaN or complex-infinite constant: it cannot be evaluated")
     if not rel.free_symbols:
         return  # a closed statement (e.g. a printed limit) is for certificates: sympy deciding it is a proof
-    from theorems.engine.evaluate import SUPPORTED_FUNCTIONS, unsupported
-
     missing = unsupported(rel)
     if missing:
         raise ClaimError(f"{where} uses {', '.join(missing)}, which clcheck cannot evaluate in float64, mpmath and "
@@ -212,8 +212,6 @@ class ClaimBase:
         if not self.id or self.id != self.id.lower() or " " in self.id or "." not in self.id:
             raise ClaimError(f"claim id {self.id!r} must be lower case and dot separated, "
                              "'<paper>.<name>' (e.g. 'merad.lemma1')")
-        from theorems.engine.logic import Reading, check_prefix
-
         object.__setattr__(self, "prefix", check_prefix(self.id, self.prefix))
         object.__setattr__(self, "readings", tuple(self.readings))
         names = ["literal"]

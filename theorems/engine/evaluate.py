@@ -24,8 +24,6 @@ from theorems.engine.tolerance import tolerance
 
 _BASE_MODULE = {"float64": "numpy", "mpmath": "mpmath", "torch": "math"}
 
-#: the sympy functions a statement may use; each has an implementation in every backend
-SUPPORTED_FUNCTIONS = ("log", "exp", "sqrt", "log1p", "Abs", "Max", "Min", "harmonic", "binomial", "polygamma")
 
 
 def backend_functions(xp: Backend) -> dict[str, Callable[..., Any]]:
@@ -52,15 +50,6 @@ def _integer(v: Any) -> int:
     if not f.is_integer():
         raise ValueError(f"a Sum bound evaluates to {f!r}, not an integer")
     return int(f)
-
-
-def unsupported(expr: sympy.Expr) -> list[str]:
-    """The functions in ``expr`` that no backend implements (sorted names; empty when all are)."""
-    names = {type(f).__name__ for f in expr.atoms(sympy.Function)}
-    names |= {"Sum (with several or infinite limits)" for s in expr.atoms(sympy.Sum)
-              if len(s.limits) != 1 or any(b.has(sympy.oo, -sympy.oo) for b in s.limits[0][1:])}
-    names |= {"Limit" for _ in expr.atoms(sympy.Limit)} | {"Integral" for _ in expr.atoms(sympy.Integral)}
-    return sorted(n for n in names if n not in SUPPORTED_FUNCTIONS)
 
 
 def _printer(xp: Backend) -> Any:
