@@ -51,8 +51,9 @@ time a process opens it (:func:`numerics.files.remove_stale_temporaries`).
 :func:`prove_box` builds a script for ``g(x) >= 0`` on a box from a sympy expression and proves it
 with the ``interval`` tactic (Coq's formally verified interval arithmetic).  The tactic needs a
 goal whose two sides do not touch on the box (``-ln(1-x) - 2x <= 0`` fails at ``x = 0``):
-reformulate such a statement (divide by the vanishing factor, or prove it by hand as in
-:mod:`theorems.papers.merad.provers`) rather than widen it.
+reformulate such a statement (divide by the vanishing factor, or prove it by hand as the scripts of
+``theorems/papers/merad/coq/`` do) rather than widen it. A plugin ships its fixed scripts as ``.v`` files
+(:func:`packaged_script` reads them); only scripts generated from data (:func:`prove_box`) are built here.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ ALLOWED_AXIOM_PREFIXES = (
 __all__ = [
     "METHOD", "NOT_FOUND", "coqc_path", "coqc_version", "script_sha256", "cache_dir",
     "check_script", "write_scripts", "prove_box", "coq_expr", "coq_number", "valid_name", "compilations",
-    "RECORD_FORMAT",
+    "RECORD_FORMAT", "packaged_script", "restated", "theorem_statements",
 ]
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
@@ -392,6 +393,36 @@ def check_script(name: str, script: str, theorems: Sequence[str], statement: str
         volatile["cache_file"] = str(_cache_path(sha))
     return cert(ok, volatile, returncode=run["returncode"], assumptions=assumptions, output=result["output"],
                 **({"reason": reason} if reason else {}))
+
+
+# ----------------------------------------------------------------------------- scripts shipped as files
+
+def packaged_script(package: str, name: str) -> str:
+    """The text of the Coq script ``<name>.v`` in the ``coq/`` folder of ``package`` (package data: a
+    plugin ships its fixed proofs as .v files, which ``coqc`` checks as they are)."""
+    from importlib.resources import files
+
+    return files(package).joinpath("coq", f"{name}.v").read_text(encoding="utf-8")
+
+
+def restated(script: str, old: str, new: str, count: int = 1) -> str:
+    """``script`` with a statement changed from ``old`` to ``new`` (a test hook: the unchanged proof of a
+    false statement must be rejected); ``old`` must occur exactly ``count`` times."""
+    found = script.count(old)
+    if found != count:
+        raise ValueError(f"{old!r} occurs {found} times in the script, not {count}: the statement to change "
+                         "is not where the caller expects it")
+    return script.replace(old, new)
+
+
+def theorem_statements(script: str, names: Sequence[str]) -> dict[str, str]:
+    """The statement of each named theorem (or lemma), as the script writes it, on one line."""
+    out = {}
+    for name in names:
+        m = re.search(rf"(?:Theorem|Lemma) {name} :(.*?)\.\nProof\.", script, re.S)
+        if m:
+            out[name] = " ".join(m.group(1).split())
+    return out
 
 
 # ----------------------------------------------------------------------------- report folder

@@ -523,12 +523,17 @@ def witness_300mb(ctx: Ctx):
 @probe("witness-coupon-out-of-range", "coupon.variance witness with n just above the family's range: exit 2, named")
 def witness_coupon(ctx: Ctx):
     query = ("from theorems.engine.registry import get\nf = get('merad.coupon.variance').subjects[0]\n"
-             "print(max(getattr(f, 'max_n', 0), getattr(f, 'exhaustive_n', 0)) or 1000)")
+             "part = getattr(f, 'parts', {}).get('N_C')\n"
+             "print(part.hi if part is not None else max(getattr(f, 'max_n', 0), getattr(f, 'exhaustive_n', 0)) or 1000)")
     got = subprocess.run([ctx.python, "-c", query], cwd=ctx.dir, env=ctx.env(), capture_output=True, text=True,
                          timeout=120)
     hi = int(got.stdout.strip().splitlines()[-1]) if got.returncode == 0 else 1000
     data = witness(ctx, "merad.coupon.variance")
-    data["subject"]["n"] = hi + 1
+    subject = data["subject"]
+    if "values" in subject:  # a composed family's subject (issue 28): {"dims": ..., "values": {"N_C": ...}}
+        subject["values"]["N_C"] = hi + 1
+    else:  # the hand-written family's subject before it
+        subject["n"] = hi + 1
     ok, seen = replay_error(ctx, resealed(data))
     return ok, f"n = {hi + 1}: {seen}"
 

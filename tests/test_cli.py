@@ -56,8 +56,8 @@ def test_replay_confirms_each_recorded_witness(witness: str) -> None:
 
 def test_replay_of_a_witness_that_holds_exits_1(tmp_path: Path) -> None:
     data = json.loads((WITNESS_DIR / "merad.prop1.part1.json").read_text())
-    data["subject"]["mixture"]["points"] = [[[10.0], [-10.0]], [[0.0]]]
-    data["subject"]["mixture"]["weights"] = [[0.5, 0.5], [1.0]]
+    data["subject"]["values"]["mixture"]["points"] = [[[10.0], [-10.0]], [[0.0]]]
+    data["subject"]["values"]["mixture"]["weights"] = [[0.5, 0.5], [1.0]]
     data["subject_sha256"] = subject_checksum(data["subject"])  # recorded on the edited subject
     path = tmp_path / "w.json"
     path.write_text(json.dumps(data))

@@ -18,6 +18,7 @@ from numerics import coq
 from numerics.certificate import Certificate
 from theorems.papers.merad import certificates as certs
 from theorems.papers.merad import provers as merad
+from theorems.papers.merad import sharp_constants
 
 needs_coq = pytest.mark.skipif(
     coq.coqc_path() is None,
@@ -47,7 +48,6 @@ TRUE_FACTS = {
     "lse_restriction": merad.lse_restriction_coq,
     "lse_pairwise": merad.lse_pairwise_coq,
     "softmax2_curvature": merad.softmax2_curvature_coq,
-    "neg_log1m_le_ratio": merad.neg_log1m_le_ratio_coq,
     "ratio_le_twice": merad.ratio_le_twice_coq,
     "softplus_bounds": merad.softplus_bounds_coq,
     "coupon_mean": merad.coupon_mean_coq,
@@ -291,11 +291,11 @@ def test_without_coqc_the_step_stays_tested(monkeypatch):
 
 @needs_coq
 def test_write_scripts_and_recheck_by_hand(tmp_path):
-    run = [certs.lse_max_bounds_coq(), certs.lse_nonneg_coq(), certs.neg_log1m_coq(),
-           merad.lse_max_bounds_coq("1/2"), certs.softmax_curvature_smt()]
+    run = [certs.lse_max_bounds_coq(), certs.lse_nonneg_coq(), certs.ratio_le_twice_coq(),
+           merad.lse_max_bounds_coq("1/2"), certs.d2cos_norm_symbolic()]
     paths = coq.write_scripts([c.to_json() if i % 2 else c for i, c in enumerate(run)], tmp_path)
     names = sorted(p.name for p in paths)
-    assert names == ["merad_lse.v", "merad_lse_1_2.v", "merad_scalar.v"]  # one file per script, z3 skipped
+    assert names == ["merad_lse.v", "merad_lse_1_2.v", "merad_scalar.v"]  # one file per script, sympy skipped
     assert (tmp_path / "coq" / "check.sh").exists()
     readme = (tmp_path / "coq" / "README.md").read_text()
     assert "accepted by coqc" in readme and "not certified" in readme
@@ -343,8 +343,32 @@ def test_coq_certificates_cover_labels_of_their_claims(monkeypatch):
         for fn in fns:
             cert = fn()
             assert cert.method == "coq"
-            # a Coq proof is for every n; one that covers less than the printed domain (Lemma 7's step proved on
-            # [0, 1/2], printed for 0 <= x < 1) says so: it certifies a finite range, never the whole claim
-            assert cert.complete or cid == "merad.lemma7.steps", (cid, cert.domain)
+            assert cert.complete, (cid, cert.domain)  # a Coq proof is for every n, every x of the printed domain
             assert cert.parts is None or set(cert.parts) <= set(labels), (cid, cert.parts, labels)
-    assert certs.coupon_variance_coq().parts == ()  # the correct variance is not the printed one
+    assert merad.coupon_variance_coq().parts == ()  # the correct variance is not the printed one
+
+
+# each fixed script is a .v file shipped with the plugin (package data); the certificate checks it as it is
+PACKAGED = {
+    "merad_lse": merad.lse_max_bounds_coq, "merad_scalar": merad.ratio_le_twice_coq,
+    "merad_counting": merad.coupon_mean_coq, "merad_rearrangement": merad.rearrangement_coq,
+    "merad_lemma7_sharp": merad.lemma7_sharp_constant_coq, "merad_lemma3_sharp": sharp_constants.scalar_facts_coq,
+}
+
+
+def test_the_fixed_scripts_are_the_packaged_v_files(monkeypatch):
+    from importlib.resources import files
+
+    monkeypatch.setenv("CLCHECK_COQC", "/nonexistent/coqc")  # the script text does not need coqc
+    shipped = sorted(p.name[:-2] for p in files("theorems.papers.merad").joinpath("coq").iterdir()
+                     if p.name.endswith(".v"))
+    assert shipped == sorted(PACKAGED)
+    for name, fn in PACKAGED.items():
+        text = coq.packaged_script("theorems.papers.merad", name)
+        cert = fn()
+        assert cert.details["script_name"] == f"{name}.v"
+        assert cert.details["script"].startswith(text) and "Print Assumptions" not in text, name
+    # a test hook changes only the statement it names, and only where it is stated
+    assert merad.lse_script("1/2").count("(1 / 2)") == 3
+    with pytest.raises(ValueError, match="occurs 0 times"):
+        coq.restated(merad.script("merad_lse"), "no such statement", "x")

@@ -1,4 +1,5 @@
-"""Tests of numerics.coupon: p^rho_cc(N) = P(T <= N) (Merad et al. Lemma 2 (8), Section 3.1).
+"""Tests of numerics.coupon: p^rho_cc(N) = P(T <= N) (Merad et al. Lemma 2 (8), Section 3.1), and of the
+composed families of theorems.subjects.coupons (the coupon sweep, tau^+_N over the draws, the k-subsets).
 
 References are computed independently of the code under test: sympy's exact
 Stirling numbers, exact Fraction recursions, mpmath inclusion-exclusion, and a
@@ -572,3 +573,71 @@ def test_vectorized_windows_bound_the_dropped_mass() -> None:
             for k in {lo, (lo + hi) // 2, hi}:
                 ref = mpmath.exp(k * mpmath.log(lam_m) - lam_m - mpmath.loggamma(k + 1)) / norm / kept
                 assert abs(f.pmf[k - lo] / ref - 1) < 1e-13, (lam, k)
+
+
+# ----------------------------------------------------------------------------
+# the composed subject families of theorems.subjects.coupons
+# ----------------------------------------------------------------------------
+def test_the_coupon_sweep_lists_every_N_C_and_is_thinner_at_the_quick_profile() -> None:
+    from theorems.subjects import coupons as cp
+
+    family = cp.coupon_collector(beta_grid=cp.BETA_GRID)
+    full, quick = list(family.exhaustive(quick=False)), list(family.exhaustive(quick=True))
+    assert [(s.N_C, s.beta) for s in full] == [(n, b) for n in range(1, 1001) for b in cp.BETA_GRID]
+    assert sorted({s.N_C for s in quick}) == [*range(1, 41), *range(100, 1001, 100)]
+    for subject in quick[::37]:
+        family.validate(subject)
+    plain = list(cp.coupon_collector().exhaustive(quick=False))  # without a grid: N_C alone, no beta
+    assert [s.values for s in plain] == [{"N_C": n} for n in range(1, 1001)]
+
+
+@pytest.mark.parametrize("rho, N", [([1.0], 3), ([0.5, 0.5], 1), ([0.2, 0.3, 0.5], 2), ([0.1, 0.2, 0.3, 0.4], 3),
+                                    ([1e-6, 0.5, 0.5 - 1e-6], 4)])
+def test_P_all_same_over_the_draws_is_the_enumeration_of_class_tuples(rho: list[float], N: int) -> None:
+    """P(c_i = c for all i) through numerics.draws.over_draws (multisets of the N + 1 draws) against the
+    definition enumerated over all N_C^(N+1) tuples (c, c_1..c_N), exactly in Fractions."""
+    import itertools
+
+    from numerics.backend import FLOAT, mp_backend
+    from theorems.subjects import coupons as cp
+    from theorems.subjects.compose import Subject
+
+    exact_rho = [Fraction(r).limit_denominator(10 ** 12) for r in rho]
+    total = sum(exact_rho)
+    exact_rho = [r / total for r in exact_rho]
+    ref = Fraction(0)
+    for tup in itertools.product(range(len(rho)), repeat=N + 1):
+        if len(set(tup)) == 1:
+            term = Fraction(1)
+            for c in tup:
+                term *= exact_rho[c]
+            ref += term
+    family = cp.class_draws()
+    subject = Subject({"N_C": len(rho)}, {"rho": np.asarray([float(r) for r in exact_rho]), "N": N})
+    family.validate(subject)
+    got = family.quantities(subject, [cp.P_all_same], FLOAT)[cp.P_all_same]
+    assert float(got) == pytest.approx(float(ref), rel=1e-14)
+    with mpmath.workdps(40):
+        got_mp = family.quantities(subject, [cp.P_all_same], mp_backend(40))[cp.P_all_same]
+        assert abs(got_mp - mpmath.mpf(ref.numerator) / ref.denominator) < mpmath.mpf(10) ** -15 * float(ref)
+
+
+def test_k_subsets_read_the_values_on_C_minus_c_only() -> None:
+    from numerics.backend import FLOAT
+    from theorems.subjects import coupons as cp
+    from theorems.subjects.compose import Subject
+
+    family = cp.k_subsets()
+    symbols = [cp.count_min, cp.count_max, cp.subset_average, cp.sum_values]
+    v = np.array([1.0, -2.0, 4.0, 8.0, 16.0])
+    for c, kk in [(0, 1), (2, 2), (4, 3)]:
+        subject = Subject({"N_C": 5}, {"c": c, "k": kk, "v": v})
+        family.validate(subject)
+        out = family.quantities(subject, symbols, FLOAT)
+        changed = family.quantities(Subject({"N_C": 5}, {"c": c, "k": kk, "v": np.where(np.arange(5) == c, 1e6, v)}),
+                                    symbols, FLOAT)
+        rest = float(v.sum() - v[c])
+        assert float(out[cp.sum_values]) == rest
+        assert float(out[cp.count_min]) == float(out[cp.count_max]) == math.comb(3, kk - 1)
+        assert float(out[cp.subset_average]) == pytest.approx(kk / 4 * rest, rel=1e-15)
+        assert all(float(out[s]) == float(changed[s]) for s in symbols)  # v_c is never read

@@ -31,7 +31,7 @@ def test_false_claim_is_refuted_with_a_shrunk_replayable_witness() -> None:
     result = check_claim(claim, FAST, seed=0)
     assert result.verdict == Verdict.REFUTED
     assert result.expected is False  # the repository records no refutation for it
-    assert result.witness["subject"]["x"] == [0.0, 0.0]  # shrunk to the minimal witness
+    assert result.witness["subject"]["values"]["x"] == [0.0, 0.0]  # shrunk to the minimal witness
     replayed = replay(result.witness, claim)
     assert replayed.violated
     lhs = replayed.confirmed[0].lhs
@@ -158,8 +158,8 @@ def test_tampered_witness_no_longer_refutes() -> None:
     claim = get("merad.prop1.part1")
     data = recorded_witness(claim)
     # a class with a wide support makes L_un large (a big Jensen gap): the printed bound then holds
-    data["subject"]["mixture"]["points"] = [[[10.0], [-10.0]], [[0.0]]]
-    data["subject"]["mixture"]["weights"] = [[0.5, 0.5], [1.0]]
+    data["subject"]["values"]["mixture"]["points"] = [[[10.0], [-10.0]], [[0.0]]]
+    data["subject"]["values"]["mixture"]["weights"] = [[0.5, 0.5], [1.0]]
     with pytest.raises(WitnessError, match="was edited"):  # an edited subject is caught by its checksum
         replay(data, claim)
     data["subject_sha256"] = subject_checksum(data["subject"])  # a witness recorded on this subject
@@ -174,7 +174,7 @@ def test_adversarial_search_alone_finds_a_thin_counterexample() -> None:
     result = check_claim(claim, Budget(examples=0, adversarial_starts=4, adversarial_steps=200), seed=0)
     assert result.verdict == Verdict.REFUTED
     assert result.witness["found_by"] == "adversarial"
-    x = np.asarray(result.witness["subject"]["x"])
+    x = np.asarray(result.witness["subject"]["values"]["x"])
     assert np.ptp(x) < 0.1
 
 

@@ -175,12 +175,12 @@ def _witness_file(folder: Path, edit: Any) -> Path:
 
 
 FIELD_EDITS = {
-    "N 10^6": (lambda d: d["subject"].__setitem__("N", 10**6), "N"),
-    "N 1.9": (lambda d: d["subject"].__setitem__("N", 1.9), "N"),
-    "N '1'": (lambda d: d["subject"].__setitem__("N", "1"), "N"),
-    "N true": (lambda d: d["subject"].__setitem__("N", True), "N"),
+    "N 10^6": (lambda d: d["subject"]["values"].__setitem__("N", 10**6), "N"),
+    "N 1.9": (lambda d: d["subject"]["values"].__setitem__("N", 1.9), "N"),
+    "N '1'": (lambda d: d["subject"]["values"].__setitem__("N", "1"), "N"),
+    "N true": (lambda d: d["subject"]["values"].__setitem__("N", True), "N"),
     "extra key": (lambda d: d["subject"].__setitem__("extra", 1), "extra"),
-    "200 000 points": (lambda d: d["subject"]["mixture"]["points"].__setitem__(0, [[0.5]] * 200_000), "points"),
+    "200 000 points": (lambda d: d["subject"]["values"]["mixture"]["points"].__setitem__(0, [[0.5]] * 200_000), "points"),
 }
 
 

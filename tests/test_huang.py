@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import math
 
 import numpy as np
@@ -16,7 +17,8 @@ from theorems.papers.huang import certificates as proofs
 from theorems.engine.budget import Budget
 from theorems.engine.check import check_claim
 from theorems.engine.registry import all_claims
-from theorems.subjects.augmented import AugmentedFamily, build
+from theorems.engine.search import sample_subjects
+from theorems.subjects.augmented import augmented_family, make_subject, setting
 
 
 def _setting(seed: int = 0, unit: bool = True) -> AugmentedSetting:
@@ -124,10 +126,11 @@ def test_bad_input_raises(bad) -> None:
 
 
 def test_json_round_trip() -> None:
-    fam = AugmentedFamily(norm="sphere")
-    s = fam.random_start(np.random.default_rng(3))
-    back = fam.from_json(fam.to_json(s))
-    assert np.array_equal(back.setting.feats, s.setting.feats) and np.array_equal(back.W, s.W)
+    fam = augmented_family(norm="sphere")
+    for s in sample_subjects(fam, 8, 3):
+        back = fam.from_json(fam.to_json(s))
+        assert np.array_equal(setting(back).feats, setting(s).feats) and np.array_equal(back.f, s.f)
+        assert (back.eps, back.delta, back.lam, back.r) == (s.eps, s.delta, s.lam, s.r)
 
 
 def test_nearest_centre_sets_float_path_is_exact() -> None:
@@ -257,10 +260,10 @@ def test_alignment_is_at_most_two_on_the_sphere() -> None:
 def test_theorem3_range_on_unit_norm_families() -> None:
     from theorems.subjects import augmented as aq
 
-    assert AugmentedFamily(encoder="collapsed").range_of(aq.th3_dot) == (-1.0, 1.0)
-    assert AugmentedFamily(norm="sphere").range_of(aq.th3_dot) == (-1.0, 1.0)
-    assert AugmentedFamily(norm="sphere", radius=True).range_of(aq.th3_dot) == (-4.0, 4.0)
-    assert AugmentedFamily().range_of(aq.th3_dot) == (-math.inf, math.inf)
+    assert augmented_family(encoder="collapsed").range_of(aq.th3_dot) == (-1.0, 1.0)
+    assert augmented_family(norm="sphere").range_of(aq.th3_dot) == (-1.0, 1.0)
+    assert augmented_family(norm="sphere", radius=True).range_of(aq.th3_dot) == (-4.0, 4.0)
+    assert augmented_family().range_of(aq.th3_dot) == (-math.inf, math.inf)
 
 
 # verdicts decided by certificates (proved on the printed domain, vacuous by a certificate) or by the claim's kind;
@@ -356,26 +359,28 @@ def test_theorem2_sup_norm_witness() -> None:
 
     w = rd.ball_witness(0.7, 1e-3)
     assert rd.THEOREM2_SUP_HYP.holds(w) and not hcl.THEOREM2_HYP.holds(w)
-    terms = ag.divergence_terms(w.setting, 1.0, 0.0, 0.0)
-    err = ag.classification_error(w.setting, ag.nn_predict(w.setting))
+    terms = ag.divergence_terms(setting(w), 1.0, 0.0, 0.0)
+    err = ag.classification_error(setting(w), ag.nn_predict(setting(w)))
     assert terms.sigma == pytest.approx(1 - 2e-3) and terms.R == 0.0
     assert err == pytest.approx(0.499) and err > (1 - terms.sigma) + terms.R
-    assert ag.main_good_misclassified(w.setting, 0.0, 0.0)[0] > 0
-    raw = w.raw.copy()
+    assert ag.main_good_misclassified(setting(w), 0.0, 0.0)[0] > 0
+    raw = w.f.copy()
     raw[2, 0, 1] = 0.99
-    inside = build(w.setting.labels, w.setting.mass, w.setting.inputs, 2, "table", "none", None, raw, 1.0, 0.0,
-                   0.0, 0.0)
+    inside = make_subject("table", "none", w.data, raw, samples=False)
     assert not rd.THEOREM2_SUP_HYP.holds(inside)
     for cid in ("huang.theorem2", "huang.theorem2.main_part"):
         reading = _claim(cid).reading_named(hcl.SUP_NORM)
         result = check_claim(reading, TINY)
         assert result.verdict.value == "refuted"
         assert result.expected and "still refutes" in result.expected_note  # the recorded witness replays
-    family = rd.BallWitnesses()  # a witness of the reading replays: the family reads back what it writes
+    family = rd.ball_witnesses()  # a witness of the reading replays: the family reads back what it writes
     for subject in family.exhaustive():
         back = family.from_json(family.to_json(subject))
         family.validate(back)
-        assert np.array_equal(back.setting.feats, subject.setting.feats)
+        assert np.array_equal(setting(back).feats, setting(subject).feats)
+    assert sample_subjects(family, 6, 0)  # its draws are its constructed subjects
+    assert {json.dumps(family.to_json(s)) for s in sample_subjects(family, 6, 0)} <= {
+        json.dumps(family.to_json(s)) for s in family.exhaustive()}
 
 
 def test_certificates_complete_only_on_the_printed_domain() -> None:
@@ -384,3 +389,22 @@ def test_certificates_complete_only_on_the_printed_domain() -> None:
     for cert in (proofs.crosscorr_decomposition, proofs.barlow_trace_identity, proofs.simple_contrastive):
         assert not cert().complete, cert.__name__
     assert proofs.theorem1_algebra().parts == ()  # conditional on the tested step: it certifies no part
+
+
+@pytest.mark.parametrize("family", [augmented_family(), augmented_family(encoder="table", integer=True),
+                                    augmented_family(encoder="table", inputs="aligned")], ids=lambda f: f.name)
+def test_shrinking_deletes_a_sample_from_the_data_and_the_encoder_together(family) -> None:
+    """A shrink candidate drops one sample from every part counting the samples (the data, a table encoder's
+    rows), makes the masses uniform or rounds W: each is a subject of the family or is refused by validate."""
+    for s in sample_subjects(family, 6, 1):
+        kept = 0
+        for smaller in family.shrink(s):
+            try:
+                family.validate(smaller)
+            except AssumptionError:
+                continue
+            kept += 1
+            assert setting(smaller).n <= setting(s).n
+            if smaller.dims["n"] < s.dims["n"]:
+                assert setting(smaller).feats.shape[0] == smaller.dims["n"] == smaller.data.n
+        assert kept > 0 or s.dims["n"] <= family.dims["n"][0] or len(set(s.data.labels.tolist())) == s.data.n

@@ -17,7 +17,7 @@ from theorems.engine.check import check_claim
 from theorems.engine.probe import probe
 from theorems.engine.witness import replay, witness_json
 from theorems.engine.registry import get
-from theorems.subjects.learned import LearnedMixtures, NormSnapshots, snapshot_mixture
+from theorems.subjects.learned import NormSnapshots, learned_mixtures, snapshot_mixture
 from theorems.engine.verdict import Verdict
 
 TINY = learned.RunSpec("tiny", seed=3, n_negatives=1, steps=10, log_every=5, per_class=3)
@@ -48,7 +48,7 @@ def test_snapshot_mixtures_are_valid_subjects(cache: Path) -> None:
     mix = snapshot_mixture(snap, uniform=False)
     assert mix.n_classes == 10 and mix.support_sizes == (3,) * 10
     assert abs(mix.rho.sum() - 1) < 1e-12 and mix.rho.min() == pytest.approx(snap.class_freq.min())
-    fam = LearnedMixtures([TINY], [TINY], ks=(1, 9))
+    fam = learned_mixtures([TINY], [TINY], ks=(1, 9))
     subjects = list(fam.exhaustive(quick=True))
     assert len(subjects) == 4 and {s.k for s in subjects} == {1, 9}
     values = fam.quantities(subjects[-1], [mx.L_un, mx.L_sup_mu, mx.L_sup], FLOAT)
@@ -58,7 +58,7 @@ def test_snapshot_mixtures_are_valid_subjects(cache: Path) -> None:
 
 def test_a_witness_from_a_learned_subject_replays_without_the_encoder(cache: Path) -> None:
     claim = get("merad.lemma1")
-    fam = LearnedMixtures([TINY], [TINY])
+    fam = learned_mixtures([TINY], [TINY])
     subject = next(iter(fam.exhaustive(quick=True)))
     data = witness_json(claim, probe(claim, fam, subject, force_confirm=True), seed=0, role="minimal")
     data["family"] = claim.subjects[-1].name  # the learned family registered on the claim
@@ -69,7 +69,8 @@ def test_output_norm_subjects(cache: Path) -> None:
     fam = NormSnapshots([TINY], [TINY])
     subjects = list(fam.exhaustive(quick=True))
     assert len(subjects) == 3
-    assert fam.from_json(fam.to_json(subjects[0])) == subjects[0]
+    assert fam.to_json(fam.from_json(fam.to_json(subjects[0]))) == fam.to_json(subjects[0])
+    assert subjects[0].norm_min <= subjects[0].norm_max and subjects[0].source
 
 
 def test_theorem1_quick_experiment_decreases_the_loss_and_reports_its_numbers(cache: Path) -> None:
@@ -92,15 +93,15 @@ def test_observation_claims_run_on_the_quick_learned_runs(cache: Path) -> None:
 
 
 def test_huang_learned_subjects_are_normalized_as_their_claims_assume(cache: Path) -> None:
-    from theorems.papers.huang.experiments import LearnedAugmented
-    from theorems.subjects.augmented import features
+    from theorems.papers.huang.experiments import learned_augmented
+    from theorems.subjects.augmented import setting
 
-    nce = list(LearnedAugmented("infonce").exhaustive(quick=True))
-    bt = list(LearnedAugmented("barlow").exhaustive(quick=True))
-    assert nce and bt and all(s.setting.feats.shape == (50, 3, 16) for s in nce + bt)
-    f = np.asarray(features(nce[-1], FLOAT), dtype=float)
+    nce = list(learned_augmented("infonce").exhaustive(quick=True))
+    bt = list(learned_augmented("barlow").exhaustive(quick=True))
+    assert nce and bt and all(setting(s).feats.shape == (50, 3, 16) for s in nce + bt)
+    f = setting(nce[-1]).feats
     np.testing.assert_allclose(np.linalg.norm(f, axis=2), 1.0, rtol=1e-12)  # ||f|| = 1 (InfoNCE)
-    g = np.asarray(features(bt[-1], FLOAT), dtype=float)
+    g = setting(bt[-1]).feats
     np.testing.assert_allclose((g ** 2).mean(axis=(0, 1)), 1.0, rtol=1e-12)  # E f_i^2 = 1 (Barlow)
 
 

@@ -9,18 +9,19 @@ import pytest
 from numerics.backend import FLOAT
 from numerics.errors import AssumptionError
 from theorems.engine.registry import get
-from theorems.engine.search import admissible, sample_subjects
+from theorems.engine.search import adversarial_starts, admissible, sample_subjects
+from theorems.subjects import Family, Subject
 from theorems.subjects import mixtures as mx
 
 
-def _ratio(family: mx.Mixtures, subject: mx.MixtureSubject) -> float:
+def _ratio(family: Family, subject: Subject) -> float:
     q = family.quantities(subject, [mx.L_sup_mu, mx.L_un_N, mx.p_cc], FLOAT)
     return float(q[mx.L_sup_mu]) / (float(q[mx.L_un_N]) / float(q[mx.p_cc]))
 
 
-def _lemma2() -> tuple[object, mx.Mixtures]:
+def _lemma2() -> tuple[object, Family]:
     claim = get("merad.lemma2")
-    family = next(f for f in claim.subjects if isinstance(f, mx.Mixtures) and f.structured)
+    family = next(f for f in claim.subjects if f.origin == "random" and f.parts["mixture"].structured)
     return claim, family
 
 
@@ -55,12 +56,12 @@ def test_structured_draws_follow_the_seed() -> None:
     _, family = _lemma2()
     a, b = sample_subjects(family, 40, seed=3), sample_subjects(family, 40, seed=3)
     assert [family.describe(s) for s in a] == [family.describe(s) for s in b]
-    assert any(s.source == mx.STRUCTURED_SOURCE for s in a)
-    assert any(s.source != mx.STRUCTURED_SOURCE for s in a)
-    starts = [family.random_start(np.random.default_rng([5, i])) for i in range(40)]
-    again = [family.random_start(np.random.default_rng([5, i])) for i in range(40)]
+    assert any(mx.is_point_vs_pair(s.mixture) for s in a)
+    assert any(not mx.is_point_vs_pair(s.mixture) for s in a)
+    # the adversary starts from draws of the same strategy (one sampler), chosen with the seed
+    starts, again = adversarial_starts(family, 20, seed=5), adversarial_starts(family, 20, seed=5)
     assert [family.describe(s) for s in starts] == [family.describe(s) for s in again]
-    kinds = {s.source == mx.STRUCTURED_SOURCE for s in starts}
+    kinds = {mx.is_point_vs_pair(s.mixture) for s in starts}
     assert kinds == {True, False}
     for s in starts + a:
         family.validate(s)  # every draw lies in the family's bounds
@@ -68,8 +69,8 @@ def test_structured_draws_follow_the_seed() -> None:
 
 def test_plain_families_are_unchanged_and_bad_shares_rejected() -> None:
     plain = mx.Mixtures(classes=(1, 3), negatives=(1, 6), n_at_least_classes=True)
-    assert plain.structured == 0
-    assert all(s.source != mx.STRUCTURED_SOURCE for s in sample_subjects(plain, 20, seed=0))
+    assert plain.parts["mixture"].structured == 0
+    assert not any(mx.is_point_vs_pair(s.mixture) for s in sample_subjects(plain, 20, seed=0))
     with pytest.raises(ValueError):
         mx.Mixtures(structured=1.5)
     with pytest.raises(ValueError):

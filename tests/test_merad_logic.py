@@ -20,7 +20,9 @@ from theorems.papers.merad import certificates as certs
 from theorems.papers.merad import experiments as ex
 from theorems.papers.merad import observations as ob
 from theorems.papers.merad import sharp_constants as sc
+from theorems.engine.search import sample_subjects
 from theorems.papers.merad.training_sets import TrainingSets
+from theorems.subjects import Subject
 
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = ROOT / "theorems" / "papers" / "merad"
@@ -79,7 +81,7 @@ def test_neg_log_is_certified_on_the_printed_range_and_the_half_range_certificat
     half = certs.neg_log1m_interval()
     assert half.ok and not half.complete
     steps = _claims()["merad.lemma7.steps"]
-    assert any(getattr(f, "hi", 0) > 0.99 for f in steps.subjects)  # the printed x < 1 is sampled
+    assert any(getattr(f.parts.get("x"), "hi", 0) > 0.99 for f in steps.subjects)  # the printed x < 1 is sampled
     ratio = next(p for p in steps.statement if str(p) == certs.RATIO)
     assert ratio.applies(type("S", (), {"x": 0.4})()) and not ratio.applies(type("S", (), {"x": 0.7})())
 
@@ -104,14 +106,16 @@ def test_no_complete_certificate_claims_a_finite_range() -> None:
 # -- Lemma 7's second reading: every sample in one triplet ----------------------------------------------------
 def test_disjoint_training_sets_put_every_sample_in_one_triplet() -> None:
     fam = TrainingSets(samples=(3, 9), disjoint=True)
-    rng = np.random.default_rng(0)
-    for _ in range(5):
-        s = fam.random_start(rng)
-        assert s.m == 3 * s.T.shape[0] and np.unique(s.T).size == s.T.size
+    for s in sample_subjects(fam, 5, seed=0):  # the draws the random search and the adversary start from
+        assert s.Y.shape[0] == 3 * s.T.shape[0] and np.unique(s.T).size == s.T.size
         fam.validate(s)
+    for s in fam.shrink(sample_subjects(fam, 5, seed=0)[-1]):  # dropping a triplet drops its samples
+        if s.n >= 1:
+            assert s.Y.shape[0] == 3 * s.n and sorted(s.T.ravel().tolist()) == list(range(3 * s.n))
     witness = json.loads((PLUGIN / "witnesses" / "merad.lemma7.json").read_text())["subject"]
-    shared = fam.from_json({**witness})  # the literal reading's witness: x_2 anchors two triplets
-    with pytest.raises(AssumptionError):
+    shared = TrainingSets().from_json(witness)  # the literal reading's witness: x_2 anchors two triplets
+    shared = Subject({k: v for k, v in shared.dims.items() if k != "m"}, shared.values)  # as a 3n-sample set
+    with pytest.raises(AssumptionError, match="serves two triplets"):
         fam.validate(shared)
     with pytest.raises(ValueError):
         TrainingSets(samples=(3, 6), triplets=(1, 3), disjoint=True)  # m = 9 would be out of range

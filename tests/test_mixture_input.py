@@ -181,3 +181,93 @@ def test_monte_carlo_needs_samples(samples: int) -> None:
     mix = FiniteMixture.create(GOOD_RHO, GOOD_POINTS)
     with pytest.raises(AssumptionError, match=rf"samples = {samples}.*at least one sample"):
         C.l_un_n_monte_carlo(mix, 2, samples=samples, seed=0)
+
+
+# -- the public Mixture part (theorems.subjects.mixture) --------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+
+from numerics.backend import mp_backend, torch_backend  # noqa: E402
+from theorems import quantity  # noqa: E402
+from theorems.subjects import Family, Given, Integer, Mixture, Subset  # noqa: E402
+from theorems.subjects.mixture import finite_mixture  # noqa: E402
+
+L_un_part = quantity("L_un_part", lambda s, xp: C.l_un(s.mixture), range=(0, None))
+k_part = quantity("k_part", lambda s, xp: xp.asarray(s.k), integer=True)
+SETTINGS = Family("finite mixtures (part test)", dims={},
+                  parts={"mixture": Mixture(classes=(2, 3), dims=(1, 2), support=(1, 2)),
+                         "k": Given(lambda c: Integer(1, c["mixture"].n_classes - 1)),
+                         "task": Given(lambda c: Subset(c["mixture"].n_classes))},
+                  quantities=(L_un_part, k_part))
+FEW = settings(max_examples=25, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+
+
+@FEW
+@given(SETTINGS.strategy())
+def test_a_mixture_part_draws_in_its_bounds_and_survives_the_adversarys_parametrization(s: object) -> None:
+    SETTINGS.validate(s)
+    mix = s.mixture
+    assert 2 <= mix.n_classes <= 3 and 1 <= mix.dim <= 2 and set(mix.support_sizes) <= {1, 2}
+    assert 1 <= s.k <= mix.n_classes - 1 and s.task and set(s.task) <= set(range(mix.n_classes))
+    torch = torch_backend()
+    params = SETTINGS.params(s)
+    at_start = float(SETTINGS.quantities(s, [L_un_part], torch, params=params)[L_un_part].detach())
+    assert at_start == pytest.approx(float(SETTINGS.quantities(s, [L_un_part], FLOAT)[L_un_part]), rel=1e-12, abs=1e-12)
+    back = SETTINGS.from_params(s, params)  # the parametrization's image of the start is the start
+    np.testing.assert_allclose(back.mixture.flat()[0], mix.flat()[0])
+    np.testing.assert_allclose(back.mixture.rho, mix.rho, rtol=1e-12)
+    np.testing.assert_allclose(np.concatenate(back.mixture.weights), np.concatenate(mix.weights), rtol=1e-12)
+    assert back.mixture.support_sizes == mix.support_sizes and back.k == s.k and back.task == s.task
+    for simpler in SETTINGS.shrink(s):
+        try:
+            SETTINGS.validate(simpler)
+        except AssumptionError:  # e.g. a class dropped under k = N_C - 1: the shrinker skips it
+            continue
+        assert simpler.mixture.n_classes >= 2
+
+
+def test_a_mixture_view_gives_the_plain_mixture_back_and_the_backends_agree() -> None:
+    mix = FiniteMixture.create(GOOD_RHO, GOOD_POINTS, [[0.25, 0.75], [1.0], [1.0]])
+    s = SETTINGS.from_json({"dims": {}, "values": {"mixture": mix.to_json(), "k": 2, "task": [0, 2]}})
+    mp = mp_backend(40)
+    with mp.precision():
+        exact = SETTINGS.quantities(s, [L_un_part], mp)[L_un_part]
+    assert float(exact) == pytest.approx(float(SETTINGS.quantities(s, [L_un_part], FLOAT)[L_un_part]), rel=1e-13)
+    view = Mixture().to_backend(s.mixture, FLOAT)
+    assert finite_mixture(view) is s.mixture  # a formula that needs a float64 step (a fit) gets the mixture itself
+    rebuilt = finite_mixture(C.MixtureArrays.from_mixture(mix, FLOAT))
+    np.testing.assert_allclose(rebuilt.rho, mix.rho)
+    np.testing.assert_allclose(rebuilt.points[0], mix.points[0])
+
+
+def test_a_uniform_mixture_part_keeps_rho_uniform_under_the_adversary() -> None:
+    part = Mixture(classes=(3, 3), uniform=True)
+    mix = FiniteMixture.create([1 / 3] * 3, GOOD_POINTS)
+    torch = torch_backend()
+    import torch as th  # heavy: only the adversary's parametrization needs it
+
+    w = th.tensor(part.to_param(mix), dtype=th.float64) + 0.3  # every coordinate moved
+    arr = part.from_param(w, torch)
+    assert np.allclose(arr.rho.numpy(), 1 / 3)
+    part.validate(part.from_torch(arr), (), "mixture")
+    with pytest.raises(AssumptionError, match="rho is not uniform"):
+        part.validate(FiniteMixture.create(GOOD_RHO, GOOD_POINTS), (), "mixture")
+
+
+@pytest.mark.parametrize("values, fragment", [
+    ({"mixture": {"rho": [1.0], "points": [[[0.0]]], "weights": [[1.0]]}, "k": 1, "task": [0]}, "N_C (classes) = 1"),
+    ({"mixture": {"rho": [0.5, 0.5], "points": [[[0.0, 0, 0]], [[1.0, 0, 0]]], "weights": [[1.0], [1.0]]}, "k": 1,
+      "task": [0]}, "values.mixture.points[0]"),
+    ({"mixture": {"rho": [0.5, 0.5], "points": [[[0.0]], [[1.0]]], "weights": [[1.0], [1.0]]}, "k": 2, "task": [0]},
+     "values.k = 2"),
+    ({"mixture": {"rho": [0.5, 0.5], "points": [[[0.0]], [[1.0]]], "weights": [[1.0], [1.0]]}, "k": 1, "task": []},
+     "values.task"),
+    ({"mixture": {"rho": [0.5, 0.5], "points": [[[0.0]], [[1.0]]], "weights": [[1.0], [1.0]]}, "k": 1, "task": [2]},
+     "values.task[0] = 2"),
+    ({"mixture": {"rho": [0.5, 0.5], "points": [[[0.0]], [[1.0]]], "weights": [[1.0], [1.0]]}, "k": True, "task": [0]},
+     "values.k = true"),
+], ids=["N_C below the bounds", "d above the bounds", "k = N_C", "empty task", "task class missing", "k boolean"])
+def test_a_mixture_family_reads_its_json_strictly(values: dict, fragment: str) -> None:
+    with pytest.raises(AssumptionError) as info:
+        SETTINGS.from_json({"dims": {}, "values": values})
+    assert fragment in str(info.value)

@@ -96,7 +96,8 @@ def test_two_modules_may_declare_a_quantity_of_the_same_name() -> None:
 
     mine = quantity("L_align", lambda s, xp: xp.sum(s.v * 0), range=(0, 4))
     assert mine != huang_align and str(mine) == str(huang_align) == "L_align"
-    assert mine.quantity.range == (0.0, 4.0) and huang_align.quantity.formula is None
+    assert mine.quantity.range == (0.0, 4.0) and huang_align.quantity.range == (0.0, float("inf"))
+    assert mine.quantity.formula is not huang_align.quantity.formula
 
 
 def test_check_family_names_the_backend_where_a_quantity_fails() -> None:

@@ -7,10 +7,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from theorems.frontend import proof_pages as pf
-from theorems.frontend.cli import app
+from theorems.engine import proof_check as pc
+from theorems.engine.proof import ClaimRef
 from theorems.engine.registry import all_claims
 from theorems.engine.verdict import ClaimResult, Verdict
+from theorems.frontend import proof_pages as pf
+from theorems.frontend.cli import app
 
 PAGE = '''# demo.claim
 
@@ -43,28 +45,30 @@ def test_tags_are_parsed_with_parts_lists_and_comments(tmp_path: Path) -> None:
     page = pf.parse_page(path)
     assert page.claim_id == "demo.claim"
     assert [s.number for s in page.steps] == [1, 2, 3, 4]
-    assert page.steps[0].refs == [("demo.fact", None)]
-    assert page.steps[1].refs == [("demo.claim", "a <= b (read as <=)")]
-    assert page.steps[2].refs == [("demo.fact", None), ("demo.other", None)]
-    assert page.steps[3].refs == []
+    assert all(s.kind == "tagged" for s in page.steps) and page.proof.source == "page tags"
+    assert page.steps[0].refs == (ClaimRef("demo.fact"),)
+    assert page.steps[1].refs == (ClaimRef("demo.claim", "a <= b (read as <=)"),)
+    assert page.steps[2].refs == (ClaimRef("demo.fact"), ClaimRef("demo.other"))
+    assert page.steps[3].refs == ()
     results = {"demo.fact": result("demo.fact", Verdict.PROVED),
                "demo.other": result("demo.other", Verdict.REFUTED),
                "demo.claim": result("demo.claim", Verdict.CONSISTENT, {"a <= b (read as <=)": "tested"})}
-    pf.assign([page], results)
-    assert [s.status for s in page.steps] == ["certified", "tested", "refuted", "unchecked"]
+    checked = pc.check_page(page.proof, results)  # the engine judges a page's steps, as it judges a chain's
+    assert [s.status for s in checked.steps] == ["certified", "tested", "refuted", "unchecked"]
+    assert checked.chain_composes is None and checked.broken_step is None  # demo.claim is not refuted
 
 
 def test_a_tag_naming_an_unknown_part_is_an_error() -> None:
     with pytest.raises(KeyError, match="no part labelled"):
-        pf.ref_status("demo.claim", "missing", {"demo.claim": result("demo.claim", Verdict.CONSISTENT)})
+        pc.ref_status("demo.claim", "missing", {"demo.claim": result("demo.claim", Verdict.CONSISTENT)})
 
 
 def test_combine_rules() -> None:
-    assert pf.combine([]) == "unchecked"
-    assert pf.combine(["certified", "certified"]) == "certified"
-    assert pf.combine(["certified", "tested"]) == "tested"
-    assert pf.combine(["tested", "refuted"]) == "refuted"
-    assert pf.combine(["unchecked"]) == "unchecked"
+    assert pc.combine([]) == "unchecked"
+    assert pc.combine(["certified", "certified"]) == "certified"
+    assert pc.combine(["certified", "tested"]) == "tested"
+    assert pc.combine(["tested", "refuted"]) == "refuted"
+    assert pc.combine(["unchecked"]) == "unchecked"
 
 
 def test_every_tag_of_the_real_pages_names_a_registered_claim_and_part() -> None:
@@ -75,7 +79,7 @@ def test_every_tag_of_the_real_pages_names_a_registered_claim_and_part() -> None
         assert page.claim_id in claims, f"page for unregistered claim {page.claim_id}"
         assert page.steps, f"{page.claim_id}: no numbered proof step"
         for step in page.steps:
-            for cid, part in step.refs:
+            for cid, part in ((r.claim, r.part) for r in step.refs):
                 assert cid in claims or cid.startswith("merad.theorem"), f"{page.claim_id} step {step.number}: {cid}"
                 if part is not None:
                     labels = [str(p) for p in claims[cid].statement]

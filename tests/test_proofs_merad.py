@@ -19,7 +19,8 @@ from theorems.engine.named_results import (
     register_named_step,
     register_step_certificate,
 )
-from theorems.engine.proof import Instance
+from theorems.engine import proof_check as pc
+from theorems.engine.proof import ClaimRef, Instance
 from theorems.engine.registry import all_claims, proofs_for
 from theorems.engine.verdict import ClaimResult, Verdict
 from theorems.frontend import proof_pages as pf
@@ -58,22 +59,22 @@ def test_named_cert_and_assumption_tags(tmp_path: Path) -> None:
     path = tmp_path / "demo.claim.md"
     path.write_text(PAGE)
     page = pf.parse_page(path)
-    assert page.steps[0].cited == "Someone et al., Theorem 6" and page.steps[0].refs == []
-    assert page.steps[1].named == ["demo.jensen"] and page.steps[1].refs == []
-    assert page.steps[3].certs == ["demo.finite"] and page.steps[3].refs == [("demo.fact", None)]
+    assert page.steps[0].cited.name == "Someone et al., Theorem 6" and page.steps[0].refs == ()
+    assert page.steps[1].named_keys == ("demo.jensen",) and page.steps[1].refs == ()
+    assert page.steps[3].certificate_keys == ("demo.finite",) and page.steps[3].refs == (ClaimRef("demo.fact"),)
     fact = ClaimResult(id="demo.fact", kind="inequality", source="", statement="", verdict=Verdict.PROVED)
-    pf.assign([page], {"demo.fact": fact})
-    assert [s.status for s in page.steps] == ["assumption", "named-result", "certified", "tested", "unchecked"]
-    entry = pf.legacy_entry(page, {"demo.fact": fact})
+    checked = pc.check_page(page.proof, {"demo.fact": fact})
+    assert [s.status for s in checked.steps] == ["assumption", "named-result", "certified", "tested", "unchecked"]
+    entry = pc.page_entry(page.proof, {"demo.fact": fact}).to_json()
     assert entry["chain_composes"] is None and entry["broken_step"] is None
     assert entry["steps"][1]["method"] == "named result: Jensen's inequality"
     assert entry["steps"][0]["method"] == "cited theorem"
 
 
 def test_combine_with_named_results() -> None:
-    assert pf.combine(["certified", "named-result"]) == "named-result"
-    assert pf.combine(["named-result", "tested"]) == "tested"
-    assert pf.combine(["named-result", "refuted"]) == "refuted"
+    assert pc.combine(["certified", "named-result"]) == "named-result"
+    assert pc.combine(["named-result", "tested"]) == "tested"
+    assert pc.combine(["named-result", "refuted"]) == "refuted"
 
 
 def test_no_merad_step_is_left_without_a_check() -> None:
@@ -86,12 +87,12 @@ def test_no_merad_step_is_left_without_a_check() -> None:
         if proofs_for(page.claim_id):
             continue  # the chain is checked, not the tags
         for step in page.steps:
-            if not (step.refs or step.named or step.certs or step.cited):
+            if not (step.refs or step.named_keys or step.certificate_keys or step.cited):
                 bare.add((page.claim_id, step.number))
-            for key in step.named:
-                assert pf.named_status(key)[0] == "named-result", key
-            for key in step.certs:
-                assert pf.cert_status(key)[0] in ("certified", "tested"), key
+            for key in step.named_keys:
+                assert pc.named_check(key)[0] == "named-result", key
+            for key in step.certificate_keys:
+                assert pc.certificate_check(key)[0] in ("certified", "tested"), key
     assert bare == set()
 
 
@@ -99,7 +100,7 @@ def test_assumption_only_for_cited_theorems() -> None:
     for page in pf.read_pages(["merad"]):
         for step in page.steps:
             if step.cited is not None:
-                assert "Allen-Zhu" in step.cited, (page.claim_id, step.number)
+                assert "Allen-Zhu" in step.cited.name, (page.claim_id, step.number)
 
 
 def test_step_certificates_hold_and_detect_a_false_variant() -> None:
@@ -144,12 +145,16 @@ def test_proofs_json_holds_every_page(tmp_path: Path) -> None:
     pages = pf.read_pages(["merad.lse", "merad.coupon"])
     results = {p.claim_id: ClaimResult(id=p.claim_id, kind="inequality", source="", statement="",
                                        verdict=Verdict.CONSISTENT) for p in pages}
-    pf.assign(pages, results)
     path = tmp_path / "proofs.json"
-    pr.write_proofs_json({}, 0, path)
-    pf.write_report(pages, results, None, tmp_path / "proofs.md", {})
+    pr.write_proofs_json(pf.judge(pages, results), 0, path)
     data = json.loads(path.read_text())["claims"]
     assert set(data) == {p.claim_id for p in pages}
+    # the calls `clcheck proofs` makes (every record from the engine's judge, the summary beside it)
+    (tmp_path / "cli").mkdir()
+    entries = pf.judge(pages, results)
+    pr.write_proofs_json(entries, 0, tmp_path / "cli" / "proofs.json")
+    pf.write_summary(pages, entries, None, tmp_path / "cli" / "proofs.md")
+    assert json.loads((tmp_path / "cli" / "proofs.json").read_text())["claims"] == data
     for cid, entry in data.items():
         assert {"verdict", "steps", "broken_step", "chain_composes"} <= set(entry), cid
         for step in entry["steps"]:
@@ -162,9 +167,9 @@ def test_rearrangement_counts_in_coq_and_a_false_variant_is_rejected() -> None:
 
     good = provers.rearrangement_coq()
     assert good.ok and good.complete, good.details.get("reason")
-    false_script = provers._REARRANGE_SCRIPT.replace(
-        "count_in y (choose (S k) l) = binom (length l - 1) k.", "count_in y (choose (S k) l) = binom (length l) k.")
-    assert false_script != provers._REARRANGE_SCRIPT
+    false_script = coq.restated(provers.script("merad_rearrangement"),
+                                "count_in y (choose (S k) l) = binom (length l - 1) k.",
+                                "count_in y (choose (S k) l) = binom (length l) k.")
     bad = coq.check_script("merad_rearrangement_false", false_script, provers.REARRANGE_THEOREMS, "false variant",
                            "test", use_cache=False)
     assert not bad.ok
@@ -176,7 +181,7 @@ def test_rearrangement_counts_in_coq_and_a_false_variant_is_rejected() -> None:
 
 
 def test_chebyshev_step_is_a_checked_instance() -> None:
-    assert pf.named_status("merad.chebyshev_coupon")[0] == "named-result"
+    assert pc.named_check("merad.chebyshev_coupon")[0] == "named-result"
     assert step_checks.geometric_variance().ok
 
 
@@ -185,11 +190,13 @@ def test_checker_block_of_a_reparsed_page_keeps_the_assigned_statuses(tmp_path: 
     path = tmp_path / "demo.block.md"
     path.write_text(PAGE.replace("# demo.claim", "# demo.block").replace("\n## What the checker does\n",
                                                                          "\n## What the checker does\n\n## Verdict\n"))
-    page = pf.parse_page(path)
-    pf.assign([page], {})
-    pf.write_back(pf.parse_page(path), None, 0)
+    page = pf.parse_page(path)  # as `clcheck proofs --write-pages` calls it
+    pf.write_checker_block(page, pf.judge([page], {})[page.claim_id].proofs[0], None, 0)
     text = path.read_text()
     assert "- step 1: assumption" in text and "- step 3: certified" in text
+    fresh = pf.parse_page(path)  # the block is rewritten in place from the engine's check of the page
+    pf.write_checker_block(fresh, pc.check_page(fresh.proof, {}), None, 0)
+    assert path.read_text() == text
 
 
 def _result(cid: str, verdict: Verdict, parts: dict[str, str] | None = None) -> ClaimResult:
@@ -217,9 +224,8 @@ def test_a_printed_equality_is_a_notation_slip_only_while_its_reading_holds(read
     results = {"merad.lemma3.printed_equalities": _result("merad.lemma3.printed_equalities", Verdict.REFUTED,
                                                           {label: "refuted" for label in _PRINTED}),
                "merad.lemma3.steps": _result("merad.lemma3.steps", Verdict.PROVED, steps)}
-    pf.assign([page], results)
-    counts = pf.step_counts(page)
-    broken = pf.broken_step(page, None, results["merad.lemma3.printed_equalities"])
+    entry = pc.page_entry(page.proof, results)
+    counts, broken = entry.counts(), entry.broken_step
     if reading == "certified":
         assert (counts["slip"], counts["refuted"]) == (2, 0)
         assert pf.broken_text(broken) == "step 3 (notation slip)"
@@ -232,10 +238,10 @@ def test_a_refuted_claim_without_a_printed_proof_says_so() -> None:
     page = pf.read_pages(["merad.coupon.variance"])[0]
     assert page.not_printed and "Motwani" in page.not_printed
     refuted = _result("merad.coupon.variance", Verdict.REFUTED)
-    pf.assign([page], {"merad.coupon.variance": refuted})
-    assert pf.broken_text(pf.broken_step(page, None, refuted)) == "proof not printed"
-    entry = pf.legacy_entry(page, {"merad.coupon.variance": refuted})
-    assert entry["proof_printed"] is False and entry["broken_step"] is None
+    entry = pc.page_entry(page.proof, {"merad.coupon.variance": refuted})
+    assert pf.broken_text(entry.broken_step) == "proof not printed"
+    record = entry.to_json()
+    assert record["proof_printed"] is False and record["broken_step"] is None and "Motwani" in record["not_printed"]
 
 
 def test_theorem1_substitution_is_derived_symbolically(monkeypatch: pytest.MonkeyPatch) -> None:

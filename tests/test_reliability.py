@@ -133,13 +133,13 @@ def _edited(tmp_path: Path, edit) -> Path:  # noqa: ANN001 - a function of the w
 
 
 def test_a_witness_with_an_edited_subject_is_refused(tmp_path: Path) -> None:
-    path = _edited(tmp_path, lambda d: d["subject"]["mixture"].__setitem__("rho", [-0.5, 1.5]))
+    path = _edited(tmp_path, lambda d: d["subject"]["values"]["mixture"].__setitem__("rho", [-0.5, 1.5]))
     replay_in_process(path, "was edited")
 
 
 @pytest.mark.parametrize("edit, fragment", [
-    (lambda d: d["subject"].__setitem__("k", 5), "k = 5"),
-    (lambda d: d["subject"]["mixture"]["points"][0][0].__setitem__(0, float("nan")), "NaN"),
+    (lambda d: d["subject"]["values"].__setitem__("k", 5), "k = 5"),
+    (lambda d: d["subject"]["values"]["mixture"]["points"][0][0].__setitem__(0, float("nan")), "NaN"),
     (lambda d: d["subject"].__setitem__("extra", 1), "unknown field"),
 ])
 def test_a_witness_outside_its_family_or_hypotheses_is_refused(tmp_path: Path, edit, fragment: str) -> None:

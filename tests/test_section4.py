@@ -15,7 +15,8 @@ from theorems.subjects import triplets as tp
 from theorems.engine.claim import Claim, Kind, Source, parts
 from theorems.engine.probe import probe
 from theorems.papers.merad.lemma3_tightness import hessian_norm_sup
-from theorems.subjects.triplets import TripletSubject, Triplets
+from theorems.subjects import Subject
+from theorems.subjects.triplets import Triplets
 
 RNG = np.random.default_rng(0)
 
@@ -72,7 +73,8 @@ def test_a_violation_that_vanishes_with_more_digits_is_not_a_counterexample() ->
     # zeta(u) = -log(1 - v2) is exact, but at u = 660 v2 = 1 - e^-660 rounds to 1 at 60 digits
     claim = Claim("test.precision", Kind.IDENTITY, Source("t", "t"), parts(Eq(tp.ell, -log(1 - tp.v2))),
                   subjects=(Triplets(),))
-    subject = TripletSubject(np.array([[22.0], [0.0], [30.0]]), np.zeros((3, 1)), 30.0)
+    z = np.array([[22.0], [0.0], [30.0]])
+    subject = Subject({"d": 1}, {"C": 30.0, "z": z, "z_next": z.copy()})  # the step z' = z_next - z is 0
     p = probe(claim, claim.subjects[0], subject)
     assert p.candidate  # float64 gives inf
     assert not p.violated

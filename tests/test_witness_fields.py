@@ -398,30 +398,38 @@ def replay_refuses(path: Path, *fragments: str) -> str:
 
 
 def _huge_class(subject: dict[str, Any]) -> None:
-    subject["mixture"]["points"][0] = [[0.0]] * 200_000
-    subject["mixture"]["weights"][0] = [1 / 200_000] * 200_000
+    subject["values"]["mixture"]["points"][0] = [[0.0]] * 200_000
+    subject["values"]["mixture"]["weights"][0] = [1 / 200_000] * 200_000
 
 
 @pytest.mark.parametrize("name, edit, fragments", [
-    ("merad.prop1.part1.json", lambda s: s.__setitem__("N", 10 ** 6), ["field N = 1000000 is outside [1, 1]"]),
-    ("merad.prop1.part1.json", lambda s: s.__setitem__("N", 1.9), ["field N = 1.9 is a JSON float"]),
-    ("merad.prop1.part1.json", lambda s: s.__setitem__("N", 1.0), ["field N = 1.0 is a JSON float"]),
-    ("merad.prop1.part1.json", lambda s: s.__setitem__("N", "1"), ["field N = '1' is a JSON string"]),
-    ("merad.prop1.part1.json", lambda s: s.__setitem__("N", True), ["field N = true is a JSON boolean"]),
+    ("merad.prop1.part1.json", lambda s: s["values"].__setitem__("N", 10 ** 6), ["field values.N = 1000000 is outside [1, 1]"]),
+    ("merad.prop1.part1.json", lambda s: s["values"].__setitem__("N", 1.9), ["field values.N = 1.9 is a JSON float"]),
+    ("merad.prop1.part1.json", lambda s: s["values"].__setitem__("N", 1.0), ["field values.N = 1.0 is a JSON float"]),
+    ("merad.prop1.part1.json", lambda s: s["values"].__setitem__("N", "1"), ["field values.N = '1' is a JSON string"]),
+    ("merad.prop1.part1.json", lambda s: s["values"].__setitem__("N", True), ["field values.N = true is a JSON boolean"]),
     ("merad.prop1.part1.json", lambda s: s.__setitem__("extra", 1), ["unknown field(s) extra"]),
-    ("merad.prop1.part1.json", lambda s: s["mixture"].__setitem__("extra", 1), ["unknown field(s) extra"]),
+    ("merad.prop1.part1.json", lambda s: s["values"]["mixture"].__setitem__("extra", 1), ["unknown field(s) extra"]),
     ("merad.prop1.part1.json", _huge_class, ["mixture.points[0]", "200000", "[1, 3]"]),
-    ("merad.prop1.part1.json", lambda s: s["mixture"].__setitem__("rho", [0.2] * 5), ["N_C (classes) = 5", "[2, 4]"]),
-    ("merad.prop1.part1.json", lambda s: s["mixture"]["points"][0][0].__setitem__(0, "0.0"),
-     ["field mixture.points[0][0][0] = '0.0' is a JSON string"]),
-    ("merad.coupon.variance.json", lambda s: s.__setitem__("n", 10 ** 6), ["field n = 1000000 is outside [1, 1000]"]),
-    ("merad.coupon.variance.json", lambda s: s.__setitem__("beta", "1"), ["field beta = '1' is a JSON string"]),
-    ("merad.lemma3.printed_equalities.json", lambda s: s.__setitem__("z", [[0.0] * 5] * 3), ["z[0]", "d = 5"]),
-    ("merad.lemma7.json", lambda s: s.__setitem__("C", 1.0), ["Assumption 2"]),
-    ("merad.lemma7.json", lambda s: s.__setitem__("T", [[2, 1, 0]] * 200_000), ["field T", "200000", "[1, 3]"]),
-    ("merad.lemma7.json", lambda s: s.__setitem__("T", [[2, 1, 3]]), ["field T[0][2] = 3 is outside [0, 2]"]),
+    ("merad.prop1.part1.json", lambda s: s["values"]["mixture"].__setitem__("rho", [0.2] * 5), ["N_C (classes) = 5", "[2, 4]"]),
+    ("merad.prop1.part1.json", lambda s: s["values"]["mixture"]["points"][0][0].__setitem__(0, "0.0"),
+     ["field values.mixture.points[0][0][0] = '0.0' is a JSON string"]),
+    ("merad.coupon.variance.json", lambda s: s["values"].__setitem__("N_C", 10 ** 6),
+     ["field values.N_C = 1000000 is outside [1, 1000]"]),
+    ("merad.coupon.variance.json", lambda s: s["values"].__setitem__("N_C", "1"),
+     ["field values.N_C = '1' is a JSON string"]),
+    ("merad.coupon.variance.json", lambda s: s["values"].__setitem__("beta", 1.0),
+     ["field values has unknown field(s) beta"]),
+    ("merad.lemma3.printed_equalities.json", lambda s: s["values"].__setitem__("z", [[0.0] * 5] * 3),
+     ["values.z[0]", "d = 5"]),
+    ("merad.lemma7.json", lambda s: s["values"].__setitem__("C", 1.0), ["Assumption 2"]),
+    ("merad.lemma7.json", lambda s: s["values"].__setitem__("T", [[2, 1, 0]] * 200_000),
+     ["field values.T", "200000", "[2, 2]"]),
+    ("merad.lemma7.json", lambda s: s["values"].__setitem__("T", [[2, 1, 3], [2, 0, 1]]),
+     ["field values.T[0][2] = 3 is outside [0, 2]"]),
 ], ids=["N=10^6", "N=1.9", "N=1.0", "N='1'", "N=true", "extra key", "extra key in mixture", "200000-point class",
-        "5 classes", "point as a string", "coupon n=10^6", "beta string", "triplet d=5", "lemma7 norm 3 > C=1",
+        "5 classes", "point as a string", "coupon N_C=10^6", "coupon N_C string", "coupon beta without a grid",
+        "triplet d=5", "lemma7 norm 3 > C=1",
         "200000 triplets", "index out of range"])
 def test_an_edited_witness_outside_its_family_or_hypotheses_replays_as_a_named_error(
         tmp_path: Path, name: str, edit: Any, fragments: list[str]) -> None:

@@ -1,5 +1,8 @@
 """Check a printed proof: does the chain compose, what is each step's status, where does it break.
 
+The one place where step statuses, broken steps and the proofs.json records are decided, for both
+kinds of :class:`~theorems.engine.proof.Proof`:
+
 * :func:`compose` -- the links chain by transitivity (each link starts where the previous one
   ended) and their composite relation is the claim's part, or implies it through a certified
   ``conclude`` step;
@@ -7,13 +10,19 @@
   (cheap: the claim's own check uses it to call a claim proved from its chain);
 * :func:`check_proof` -- all of that, plus every step evaluated on the subjects the claim is
   tested on and on its witnesses; for a refuted claim, the first step that fails on a witness is
-  the *broken step*.
+  the *broken step*;
+* :func:`check_page` -- a proof page: each tagged step from the checks its tag names (the verdicts
+  of claims and the statuses of their parts, registered certificates and named-result instances,
+  a cited theorem), with the notation-slip and circular-check rules; for a refuted claim, the
+  first refuted step is the broken step (or "proof not printed");
+* :class:`ClaimProofs` -- a claim's verdict with its checked proofs: step counts, broken step and
+  its proofs.json record.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 import sympy
 
@@ -22,7 +31,9 @@ from theorems.engine.budget import Budget
 from theorems.engine.claim import Part, StatementClaim
 from theorems.engine.errors import ClaimError, WitnessError
 from theorems.engine.probe import probe
-from theorems.engine.proof import Proof, Step, StepStatus
+from theorems.engine.named_results import named_step, step_certificate
+from theorems.engine.proof import CHAIN, PAGE, ClaimRef, Proof, Step, StepStatus
+from theorems.engine.registry import get
 from theorems.engine.verdict import ClaimResult, PartStatus, Verdict
 
 _UP = (sympy.LessThan, sympy.StrictLessThan)
@@ -46,6 +57,18 @@ class StepResult:
     failing: list[str] = field(default_factory=list)  # the witnesses on which a violation is confirmed
     note: str = ""
     slip: bool = False
+    circular: bool = False  # a page step whose only check was its own claim: unchecked (circular)
+    checks: list[dict[str, Any]] = field(default_factory=list)  # a page step: what each check of its tag gave
+    refs: list[str] = field(default_factory=list)  # a page step: the claims (and parts) its tag names
+
+    @property
+    def counted_as(self) -> str:
+        """The column of the step counts: its status, or "slip" for a step refuted only as printed."""
+        return "slip" if self.slip and self.status == StepStatus.REFUTED else self.status.value
+
+    def status_text(self) -> str:
+        return self.status.value + (" (notation slip)" if self.slip and self.status == StepStatus.REFUTED
+                                    else " (circular)" if self.circular else "")
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -60,12 +83,14 @@ class ProofResult:
     where: str
     not_printed: bool
     steps: list[StepResult]
-    chain_composes: bool
+    chain_composes: bool | None  # None: a page (no chain of relations encoded)
     chain_note: str
     broken_step: dict[str, Any] | None = None
     wrong_steps: list[int] = field(default_factory=list)  # refuted steps of a claim that still holds
     slips: list[int] = field(default_factory=list)
     assumptions: list[str] = field(default_factory=list)
+    source: str = CHAIN
+    instead: str = ""  # a proof not printed: what the source does instead
 
     @property
     def all_certified(self) -> bool:
@@ -166,8 +191,7 @@ def certify_step(step: Step, claim: StatementClaim) -> tuple[StepStatus, str, li
     """The status a step has from its certificates, named result or citation alone
     (UNCHECKED when it needs a numeric check)."""
     if step.cited is not None:
-        status, note = _cited_status(step, claim)
-        return status, "cited theorem", []
+        return _cited_status(step, claim)[0], "cited theorem", []
     certs = [timed(c) for c in step.certificates]
     if certs and all(c.ok and c.complete for c in certs):
         return StepStatus.CERTIFIED, " + ".join(sorted({c.method for c in certs})), certs
@@ -296,6 +320,263 @@ def _first_failing(result: ProofResult) -> dict[str, Any] | None:
     return None
 
 
-def part_status_from(result: ProofResult) -> PartStatus | None:
-    """The status a fully certified, composing chain gives the part it proves."""
-    return PartStatus.CERTIFIED if result.chain_composes and result.all_certified else None
+# -- proof pages: each tagged step from the checks its tag names -----------------------------------------
+STEP_KINDS = ("certified", "named-result", "assumption", "tested", "refuted", "slip", "unchecked")
+PAGE_NOTE = "no chain of relations encoded: each step is checked by the claims its page tag names"
+# a step checked by one part of a claim: a finite-range certificate is not a proof of the step, nor is a part
+# evaluated on uninformative subjects only a check of it
+_PART_STEP = {PartStatus.CERTIFIED: StepStatus.CERTIFIED, PartStatus.CERTIFIED_ON_RANGE: StepStatus.TESTED,
+              PartStatus.TESTED: StepStatus.TESTED, PartStatus.TRIVIAL: StepStatus.UNCHECKED,
+              PartStatus.REFUTED: StepStatus.REFUTED, PartStatus.UNCHECKED: StepStatus.UNCHECKED}
+_VERDICT_STEP = {Verdict.PROVED: StepStatus.CERTIFIED, Verdict.CONSISTENT: StepStatus.TESTED,
+                 Verdict.REFUTED: StepStatus.REFUTED}
+
+
+def verdict_status(result: ClaimResult | None) -> StepStatus:
+    """What a claim's verdict says of a step (or of a node of the dependency graph) it checks."""
+    return StepStatus.UNCHECKED if result is None else _VERDICT_STEP.get(result.verdict, StepStatus.UNCHECKED)
+
+
+def ref_status(claim_id: str, part: str | None, results: Mapping[str, ClaimResult]) -> StepStatus:
+    """The status a claim (its verdict) or one of its parts gives a step it checks."""
+    result = results.get(claim_id)
+    if result is None:
+        return StepStatus.UNCHECKED
+    if part is None:
+        return verdict_status(result)
+    status = result.part_status.get(part)
+    if status is None:
+        raise KeyError(f"{claim_id} has no part labelled {part!r}: fix the tag in its proof page")
+    return _PART_STEP[PartStatus(status)]
+
+
+def combine(statuses: list[StepStatus]) -> StepStatus:
+    """refuted if any check refutes; certified if all certify; named-result if all certify or are
+    named results with checked hypotheses; tested if any tests or certifies; else unchecked."""
+    if not statuses:
+        return StepStatus.UNCHECKED
+    if StepStatus.REFUTED in statuses:
+        return StepStatus.REFUTED
+    if all(s == StepStatus.CERTIFIED for s in statuses):
+        return StepStatus.CERTIFIED
+    if all(s in (StepStatus.CERTIFIED, StepStatus.NAMED) for s in statuses):
+        return StepStatus.NAMED
+    if any(s in (StepStatus.TESTED, StepStatus.CERTIFIED, StepStatus.NAMED) for s in statuses):
+        return StepStatus.TESTED
+    return StepStatus.UNCHECKED
+
+
+_KEYED: dict[tuple[str, str], tuple[StepStatus, dict[str, Any]]] = {}  # (kind, key) -> its check, once per process
+
+
+def named_check(key: str) -> tuple[StepStatus, dict[str, Any]]:
+    """A registered named-result instance: NAMED when every hypothesis of the result is certified for it."""
+    if ("named", key) not in _KEYED:
+        instance = named_step(key)
+        if instance is None:
+            raise KeyError(f"no named-result instance registered as {key!r}: fix the tag in its proof page")
+        certs = {h: timed(fn) for h, fn in instance.checks.items()}
+        status = StepStatus.NAMED if all(c.ok for c in certs.values()) else StepStatus.UNCHECKED
+        _KEYED[("named", key)] = (status, {
+            "named": key, "result": instance.result.name, "statement": instance.result.statement,
+            "status": status.value,
+            "hypotheses": {h: {"ok": c.ok, "method": c.method, "statement": c.statement, "domain": c.domain}
+                           for h, c in certs.items()}})
+    return _KEYED[("named", key)]
+
+
+def certificate_check(key: str) -> tuple[StepStatus, dict[str, Any]]:
+    """A registered certificate: CERTIFIED when it proves the step on its whole domain, TESTED when it
+    covers a finite range only, UNCHECKED when it fails."""
+    if ("cert", key) not in _KEYED:
+        fn = step_certificate(key)
+        if fn is None:
+            raise KeyError(f"no step certificate registered as {key!r}: fix the tag in its proof page")
+        c = timed(fn)
+        status = (StepStatus.CERTIFIED if c.complete else StepStatus.TESTED) if c.ok else StepStatus.UNCHECKED
+        _KEYED[("cert", key)] = (status, {"cert": key, "status": status.value, "method": c.method,
+                                          "statement": c.statement, "domain": c.domain, "ok": c.ok,
+                                          "complete": c.complete})
+    return _KEYED[("cert", key)]
+
+
+def _circular(ref: ClaimRef, claim_id: str) -> bool:
+    """A check by the page's own claim as a whole -- its verdict, or its only part, the statement the proof
+    establishes. (A part of the claim that is one of the proof's own relations is evaluated on its own.)"""
+    if ref.claim != claim_id:
+        return False
+    if ref.part is None:
+        return True
+    try:
+        claim = get(ref.claim)
+    except KeyError:
+        return False  # not registered: the tag's own check reports it
+    return len(getattr(claim, "statement", ())) <= 1
+
+
+def _declared_slip(claim_id: str) -> bool:
+    try:
+        return bool(getattr(get(claim_id), "notation_slip", ""))
+    except KeyError:  # a check named by a page but not registered declares nothing
+        return False
+
+
+def _is_slip(step: Step, ref_statuses: list[tuple[ClaimRef, StepStatus]]) -> bool:
+    """A refuted step is a notation slip when every check that refutes it is a claim declared as a
+    notation slip and some other check (the reading the proof needs) is certified or tested."""
+    refuting = [ref.claim for ref, status in ref_statuses if status == StepStatus.REFUTED]
+    holding = [ref.claim for ref, status in ref_statuses if status in (StepStatus.CERTIFIED, StepStatus.TESTED)]
+    return (bool(refuting) and bool(holding) and not step.named_keys and not step.certificate_keys
+            and all(_declared_slip(cid) for cid in refuting))
+
+
+def _ref_methods(ref: ClaimRef, result: ClaimResult) -> list[str]:
+    """The methods of the certificates that cover a referenced claim (or one of its parts)."""
+    out = []
+    for cert in result.certificate or []:
+        covered = cert.get("parts")
+        if cert.get("ok") and (ref.part is None or covered is None or ref.part in covered):
+            out.append(str(cert.get("method", "")))
+    return sorted(set(out))
+
+
+def _part_slack(result: ClaimResult, part: str | None) -> float | None:
+    """The smallest slack the check found for a claim (or one of its parts): over the informative
+    subjects when there were any; > 0 means the relation held with room everywhere."""
+    if part is not None:
+        for stats in result.parts:
+            if stats.label == part:
+                slack = stats.informative.min_slack if stats.nontrivial_examples else stats.min_slack
+                return None if slack == float("inf") else slack
+        return None
+    return result.informative_min_slack if result.informative_min_slack is not None else result.min_slack
+
+
+def _ref_check(ref: ClaimRef, results: Mapping[str, ClaimResult]) -> dict[str, Any]:
+    result = results.get(ref.claim)
+    return {"claim": ref.claim, "part": ref.part,
+            "status": ref_status(ref.claim, ref.part, results).value if result else StepStatus.UNCHECKED.value,
+            "verdict": result.verdict.value if result else None,
+            "methods": _ref_methods(ref, result) if result else [],
+            "min_slack": _part_slack(result, ref.part) if result else None}
+
+
+def check_tagged_step(step: Step, number: int, claim_id: str, results: Mapping[str, ClaimResult]) -> StepResult:
+    """A page step's status from the checks its tag names; ``margins`` are minus the smallest slack of each
+    named claim or part over its subjects and witnesses (> 0: it fails there)."""
+    number = step.number if step.number is not None else number
+    checks = [_ref_check(ref, results) for ref in step.refs]
+    margins = {c["claim"] + (f" part {c['part']!r}" if c["part"] else ""): -c["min_slack"]
+               for c in checks if c.get("min_slack") is not None}
+    out = StepResult(number, step.text, "", "", step.kind, StepStatus.UNCHECKED, "", margins=margins,
+                     note=step.cited.name if step.cited is not None else "", refs=[str(r) for r in step.refs])
+    if step.cited is not None:
+        out.status, out.method = StepStatus.ASSUMPTION, "cited theorem"
+        return out
+    out.checks = checks
+    if step.status is not None:  # a step of a section generated from a checked chain: its status is written in it
+        out.status = step.status
+    else:
+        # a check by the page's own claim (its verdict, or its only part) is circular: the step would be "checked"
+        # by the very verdict the proof is meant to establish; it counts only beside a check of its own
+        refs = [ref for ref in step.refs if not _circular(ref, claim_id)]
+        out.circular = len(refs) < len(step.refs) and not (refs or step.named_keys or step.certificate_keys)
+        ref_statuses = [(ref, ref_status(ref.claim, ref.part, results)) for ref in refs]
+        keyed = [named_check(key) for key in step.named_keys] + [certificate_check(key)
+                                                                 for key in step.certificate_keys]
+        out.status = combine([status for _, status in ref_statuses] + [status for status, _ in keyed])
+        out.slip = out.status == StepStatus.REFUTED and _is_slip(step, ref_statuses)
+        out.checks = checks + [info for _, info in keyed]
+    named = [c["result"] for c in out.checks if "named" in c]
+    methods = sorted({m for c in out.checks if c["status"] == "certified" for m in c.get("methods", [])}
+                     | {c["method"] for c in out.checks if "cert" in c and c["status"] in ("certified", "tested")})
+    out.method = ("named result: " + ", ".join(named) if out.status == StepStatus.NAMED and named
+                  else " + ".join(methods) if methods
+                  else "numeric" if out.status in (StepStatus.TESTED, StepStatus.REFUTED) else "")
+    return out
+
+
+def check_page(proof: Proof, results: Mapping[str, ClaimResult]) -> ProofResult:
+    """A proof page: every tagged step from its checks; for a refuted claim, the first refuted step is the
+    broken step (flagged when it is a notation slip), or ``{"index": None, "not_printed": ...}`` when the
+    source gives no proof."""
+    if proof.source != PAGE:
+        raise ClaimError(f"check_page takes a proof page; the proof of {proof.claim} is a {proof.source}")
+    steps = [check_tagged_step(step, i, proof.claim, results) for i, step in enumerate(proof.steps, 1)]
+    out = ProofResult(proof.claim, proof.part, proof.where, proof.not_printed, steps, None, PAGE_NOTE,
+                      slips=[s.number for s in steps if s.slip and s.status == StepStatus.REFUTED],
+                      assumptions=[s.note for s in steps if s.status == StepStatus.ASSUMPTION],
+                      source=PAGE, instead=proof.instead)
+    result = results.get(proof.claim)
+    if result is not None and result.verdict == Verdict.REFUTED:
+        if proof.not_printed:
+            out.broken_step = {"index": None, "not_printed": proof.instead}
+        else:
+            first = next((s for s in steps if s.status == StepStatus.REFUTED), None)
+            if first is not None:
+                out.broken_step = {"index": first.number, "text": first.text, "witness": "the checks its tag names",
+                                   **({"slip": True} if first.slip else {})}
+    elif result is not None:
+        out.wrong_steps = [s.number for s in steps if s.status == StepStatus.REFUTED]
+    return out
+
+
+# -- a claim with its checked proofs ------------------------------------------------------------------
+@dataclass
+class ClaimProofs:
+    """A claim's verdict (None: a page whose claim is not encoded) and the check of each of its printed
+    proofs: its chains, or its page."""
+
+    claim: str
+    result: ClaimResult | None
+    proofs: list[ProofResult] = field(default_factory=list)
+
+    @property
+    def from_page(self) -> bool:
+        return bool(self.proofs) and all(p.source == PAGE for p in self.proofs)
+
+    @property
+    def steps(self) -> list[StepResult]:
+        return [s for p in self.proofs for s in p.steps]
+
+    @property
+    def broken_step(self) -> dict[str, Any] | None:
+        return next((p.broken_step for p in self.proofs if p.broken_step), None)
+
+    def counts(self) -> dict[str, int]:
+        steps = [s.counted_as for s in self.steps]
+        return {k: steps.count(k) for k in STEP_KINDS}
+
+    def to_json(self) -> dict[str, Any]:
+        verdict = self.result.verdict.value if self.result is not None else "not encoded"
+        qualifiers = self.result.qualifiers if self.result is not None else []
+        broken = self.broken_step
+        if self.from_page:
+            page = self.proofs[0]
+            return {"claim": self.claim, "verdict": verdict, "qualifiers": qualifiers, "chain_composes": None,
+                    "chain_note": page.chain_note,
+                    "broken_step": None if broken is None or broken.get("not_printed") else broken,
+                    "proof_printed": not page.not_printed, "not_printed": page.instead if page.not_printed else None,
+                    "source": PAGE, "steps": [s.to_json() for s in page.steps], "proofs": []}
+        return {
+            "claim": self.claim, "verdict": verdict, "qualifiers": qualifiers,
+            "chain_composes": all(p.chain_composes for p in self.proofs) if self.proofs else None,
+            "broken_step": broken,
+            "proof_printed": not all(p.not_printed for p in self.proofs) if self.proofs else None,
+            "source": CHAIN,
+            "steps": [s.to_json() for s in self.steps],  # every step of every chain, in order
+            "proofs": [p.to_json() for p in self.proofs],
+        }
+
+
+def page_entry(page: Proof, results: Mapping[str, ClaimResult], chains: ClaimProofs | None = None) -> ClaimProofs:
+    """The record of a proof page's claim: its checked chains when it has them (the page's proof section is
+    then generated from them), else the page checked through its tags."""
+    if chains is not None and chains.proofs:
+        return chains
+    return ClaimProofs(page.claim, results.get(page.claim), [check_page(page, results)])
+
+
+def proofs_json(entries: Mapping[str, ClaimProofs], seed: int) -> dict[str, Any]:
+    """proofs.json: every claim's record, by id."""
+    return {"seed": seed, "claims": {cid: entries[cid].to_json() for cid in sorted(entries)}}

@@ -155,6 +155,8 @@ def adversarial_search(claim: StatementClaim, family: SubjectFamily, budget: Bud
     ``budget.adversarial_starts`` seeded starts; the best point inside the hypotheses is probed."""
     if not claim.adversarial or budget.adversarial_starts <= 0:
         return
+    if not any(p.free_symbols <= family.differentiable for p in claim.statement if p.free_symbols):
+        return  # no part the torch adversary can climb on this family: draw no starts
     starts = adversarial_starts(family, budget.adversarial_starts, seed)
     if not starts:
         return
@@ -192,6 +194,8 @@ def adversarial_search(claim: StatementClaim, family: SubjectFamily, budget: Bud
                 break  # the parts depend on no continuous parameter: nothing to climb
             (-margin).backward()
             opt.step()
+            if not all(bool(torch.isfinite(t).all()) for t in params):
+                break  # a step left the finite domain (a gradient through sqrt at 0): keep the best point so far
         end = family.from_params(subject, best_params)
         if admissible(claim, family, end):
             tracker.record(tracker.probe(family, end, found_by="adversarial"), adversarial=True)

@@ -376,8 +376,8 @@ def proofs(
     registered = {c.id: c for c in all_claims()}
     edges = structure(paper)
     chained = {p.claim_id for p in pages if proofs_for(p.claim_id)}
-    legacy = [p for p in pages if p.claim_id not in chained]
-    needed = sorted((chained | pf.referenced_ids(legacy) | {n for e in edges for n in e}) & set(registered))
+    tagged = [p for p in pages if p.claim_id not in chained]
+    needed = sorted((chained | pf.referenced_ids(tagged) | {n for e in edges for n in e}) & set(registered))
     with _progress() as progress:
         task = progress.add_task("checking", total=len(needed))
 
@@ -387,26 +387,29 @@ def proofs(
 
         checked = pr.run_proofs([registered[c] for c in needed], plan, seed, tick)
     results = {cid: entry.result for cid, entry in checked.items()}
-    pf.assign(legacy, results)
+    entries = pf.judge(pages, results, checked)  # each page: its checked chains, else its tags
     out.mkdir(parents=True, exist_ok=True)
     graph = out / "proofs-graph.png"
     pf.draw_graph(pages, edges, results, graph, checked)
-    pr.write_proofs_json({cid: checked[cid] for cid in chained}, seed, out / "proofs.json")
-    pf.write_report(pages, results, graph, out / "proofs.md", checked)
+    pr.write_proofs_json(entries, seed, out / "proofs.json")
+    pf.write_summary(pages, entries, graph, out / "proofs.md")
+    pf.write_coq_scripts(out, checked)
     if write_pages:
         for page in pages:
             if page.claim_id in chained:
                 pr.write_proof_section(page.path, checked[page.claim_id], seed)
-            pf.write_back(pf.parse_page(page.path), results.get(page.claim_id), seed)
+            fresh = pf.parse_page(page.path)  # the page as it is now (a chained claim's section just generated)
+            pf.write_checker_block(fresh, pf.judge([fresh], results)[page.claim_id].proofs[0],
+                                   results.get(page.claim_id), seed)
     table = Table(title="step-checked proofs")
     for col in ("page", "verdict", "steps", *pf.STEP_KINDS, "broken step"):
         table.add_column(col)
     for page in pages:
-        verdict = results[page.claim_id].verdict.value if page.claim_id in results else "not encoded"
-        counts = pf.step_counts(page, checked.get(page.claim_id))
-        broken = pf.broken_step(page, checked.get(page.claim_id), results.get(page.claim_id))
-        table.add_row(page.claim_id, verdict, str(sum(counts.values())), *(str(counts[k]) for k in pf.STEP_KINDS),
-                      pf.broken_text(broken))
+        entry = entries[page.claim_id]
+        counts = entry.counts()
+        table.add_row(page.claim_id, entry.result.verdict.value if entry.result is not None else "not encoded",
+                      str(sum(counts.values())), *(str(counts[k]) for k in pf.STEP_KINDS),
+                      pf.broken_text(entry.broken_step))
     console.print(table)
     console.print(f"report: {out / 'proofs.md'}; {out / 'proofs.json'}; graph: {graph}")
     _exit_on_gate(results.values(), strict=False)

@@ -4,51 +4,19 @@ dependency graph, and (on request) the proof sections of the pages, all from the
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from numerics.files import write_text_atomic
 from theorems.engine.budget import Budget
 from theorems.engine.check import check_claim
 from theorems.engine.claim import StatementClaim
-from theorems.engine.proof import StepStatus
-from theorems.engine.proof_check import ProofResult, check_proof
+from theorems.engine.proof_check import STEP_KINDS, ClaimProofs, check_proof, proofs_json
 from theorems.engine.registry import proofs_for
-from theorems.engine.verdict import ClaimResult, Verdict
-from theorems.frontend.proof_pages import STEP_KINDS
+from theorems.engine.verdict import Verdict
 from theorems.engine.witness import recorded_witness
 
-
-
-@dataclass
-class ClaimProofs:
-    """A claim's verdict and the check of each of its printed proofs."""
-
-    claim: str
-    result: ClaimResult
-    proofs: list[ProofResult] = field(default_factory=list)
-
-    @property
-    def broken_step(self) -> dict[str, Any] | None:
-        return next((p.broken_step for p in self.proofs if p.broken_step), None)
-
-    def counts(self) -> dict[str, int]:
-        steps = ["slip" if s.slip and s.status == StepStatus.REFUTED else s.status.value
-                 for p in self.proofs for s in p.steps]
-        return {k: steps.count(k) for k in STEP_KINDS}
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "claim": self.claim, "verdict": self.result.verdict.value,
-            "qualifiers": self.result.qualifiers,
-            "chain_composes": all(p.chain_composes for p in self.proofs) if self.proofs else None,
-            "broken_step": self.broken_step,
-            "proof_printed": not all(p.not_printed for p in self.proofs) if self.proofs else None,
-            "source": "proof chain",
-            "steps": [s.to_json() for p in self.proofs for s in p.steps],  # every step of every chain, in order
-            "proofs": [p.to_json() for p in self.proofs],
-        }
+__all__ = ["STEP_KINDS", "ClaimProofs", "run_proofs", "write_proofs_json", "proof_section", "write_proof_section"]
 
 
 def run_proofs(claims: list[Any], budget: Budget, seed: int,
@@ -67,9 +35,9 @@ def run_proofs(claims: list[Any], budget: Budget, seed: int,
     return out
 
 
-def write_proofs_json(results: dict[str, ClaimProofs], seed: int, path: Path) -> None:
-    data = {"seed": seed, "claims": {cid: r.to_json() for cid, r in sorted(results.items())}}
-    write_text_atomic(path, json.dumps(data, indent=2, default=str))
+def write_proofs_json(entries: Mapping[str, ClaimProofs], seed: int, path: Path) -> None:
+    """proofs.json: the engine's record of every claim in ``entries`` (pages and chains alike)."""
+    write_text_atomic(path, json.dumps(proofs_json(entries, seed), indent=2, default=str))
 
 
 def proof_section(entry: ClaimProofs, seed: int) -> list[str]:

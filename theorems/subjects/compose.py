@@ -117,15 +117,22 @@ class Family(SubjectFamily):
         dims: size name -> (min, max), drawn first; parts use them as their axes.
         parts: part name -> Part, drawn in this order (a ``Given`` part after the parts it reads).
         quantities: symbols declared with :func:`theorems.quantity` (with a formula).
-        examples: fixed subjects checked every time (``{"dims": {...}, "values": {...}}``).
+        examples: fixed subjects checked every time (``{"dims": {...}, "values": {...}}``); or a function
+            ``examples(quick) -> iterable`` of them (each a :class:`Subject` or such a mapping), listed lazily by
+            ``exhaustive`` -- a long sweep that is thinner at the quick profile.
         snapshots: the subjects of trained encoders (then no random draws; ``origin`` is "learned").
+        ranges: a quantity's trivial range on this family's subjects, where it is tighter than the declared one
+            (a cosine on unit-norm encoders: [-1, 1]) -- what the informative rule compares a bound with.
+        adversary: False when no gradient search applies (integer values, constructed subjects).
         max_confirm_size: subjects with more numbers than this skip the periodic mpmath
             audit of the float screen (candidates are still confirmed).
     """
 
     def __init__(self, name: str, dims: Mapping[str, tuple[int, int]], parts: Mapping[str, Part],
-                 quantities: Sequence[sympy.Symbol] = (), examples: Sequence[Mapping[str, Any]] = (),
-                 snapshots: Snapshots | None = None, max_confirm_size: int = 400) -> None:
+                 quantities: Sequence[sympy.Symbol] = (),
+                 examples: Sequence[Mapping[str, Any]] | Callable[[bool], Iterable[Any]] = (),
+                 snapshots: Snapshots | None = None, max_confirm_size: int = 400,
+                 ranges: Mapping[sympy.Symbol, tuple[float, float]] | None = None, adversary: bool = True) -> None:
         self.name = name
         self.dims = {k: (int(lo), int(hi)) for k, (lo, hi) in dims.items()}
         self.parts = dict(parts)
@@ -160,10 +167,12 @@ class Family(SubjectFamily):
         for d in self.dims:
             self.part_symbols[d] = sympy.Symbol(d, integer=True)
         self.symbols = frozenset(self.formulas) | frozenset(self.part_symbols.values())
-        self.differentiable = self.symbols - nondiff
+        self.differentiable = self.symbols - nondiff if adversary else frozenset()
+        self.ranges = dict(ranges or {})
         self.snapshots = snapshots
         self.origin = "learned" if snapshots is not None else "random"
-        self.examples = [self.from_json(jf.plain(e)) for e in examples]
+        self.listed = examples if callable(examples) else None
+        self.examples = [] if callable(examples) else [self.from_json(jf.plain(e)) for e in examples]
         self.max_confirm_size = max_confirm_size
 
     def symbol(self, name: str) -> sympy.Symbol:
@@ -173,6 +182,10 @@ class Family(SubjectFamily):
         except KeyError:
             raise ClaimError(f"family {self.name!r} has no scalar, integer or size named {name!r} "
                              f"(it has {sorted(self.part_symbols)})") from None
+
+    def range_of(self, symbol: sympy.Symbol) -> tuple[float, float]:
+        """A quantity's trivial range on this family: the family's own (``ranges``), else the declared one."""
+        return self.ranges.get(symbol) or super().range_of(symbol)
 
     def concrete_parts(self, subject: Subject) -> dict[str, Part]:
         """The family's parts for this subject, every ``Given`` resolved from the sizes and earlier parts."""
@@ -205,6 +218,9 @@ class Family(SubjectFamily):
 
     def exhaustive(self, quick: bool = False) -> Iterable[Subject]:
         yield from self.examples
+        if self.listed is not None:
+            for item in self.listed(quick):
+                yield item if isinstance(item, Subject) else self.from_json(jf.plain(item))
         if self.snapshots is not None:
             for item in self.snapshots.subjects(quick, self.seed):
                 yield item if isinstance(item, Subject) else Subject(dict(item["dims"]), dict(item["values"]),

@@ -1,32 +1,32 @@
 """Subject families built from trained encoders (the runs are :mod:`training.snapshots`).
 
-The subjects are the same :class:`MixtureSubject` / :class:`TripletSubject` objects as the
-random families, so the quantities, the shrinker and the witness format are shared; only the
-source of the subjects differs (``origin = "learned"``), and the report says so.
+The subjects are the same objects as the random families' (finite mixtures: :func:`learned_mixtures`, a
+composed family with :class:`~theorems.subjects.Snapshots`; triplets), so the quantities, the shrinker and
+the witness format are shared; only the source of the subjects differs (``origin = "learned"``), and the
+report says so.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 import sympy
 
-from numerics import json_fields as jf
-from numerics.backend import Backend
-from numerics.errors import AssumptionError
 from numerics.mixture import FiniteMixture
-from theorems.engine.family import SubjectFamily, check_fields
 from theorems.engine.quantity import quantity
-from theorems.subjects.mixtures import Mixtures, MixtureSubject
-from theorems.subjects.triplets import TripletSubject, Triplets
+from theorems.subjects.compose import Family, Snapshots, Subject
+from theorems.subjects.mixtures import snapshot_family
+from theorems.subjects.mixtures import subject as mixture_subject
+from theorems.subjects.parts import Given
+from theorems.subjects.reals import Choice, Measured
+from theorems.subjects.triplets import QUANTITIES as TRIPLET_QUANTITIES, triplet_parts
 from theorems.engine.prerequisite import Prerequisite
 from training.snapshots import RunSpec, Snapshot, ensure_trained, run_snapshots, training_seconds
 
 # learned encoders (Merad et al. Section 5, Figure 3 / Assumption 2)
-out_norm_min = quantity("out_norm_min", range=(0, None), doc="min_x ||f(x)|| over the data")
-out_norm_max = quantity("out_norm_max", range=(0, None), doc="max_x ||f(x)|| over the data")
+out_norm_min = quantity("out_norm_min", lambda s, xp: s.norm_min, range=(0, None), doc="min_x ||f(x)|| over the data")
+out_norm_max = quantity("out_norm_max", lambda s, xp: s.norm_max, range=(0, None), doc="max_x ||f(x)|| over the data")
 
 
 def trained_runs(runs: Iterable[RunSpec], seed: int) -> list[Prerequisite]:
@@ -62,8 +62,11 @@ class Learned:
         return None
 
 
-class LearnedMixtures(Learned, Mixtures):
-    """Snapshots of trained runs as finite mixtures.
+def learned_mixtures(runs: Sequence[RunSpec], quick_runs: Sequence[RunSpec], uniform: bool = False,
+                     ks: Sequence[int] = (1,), label: str = "", every_step: bool = True,
+                     quantities: Sequence[sympy.Symbol] = ()) -> Family:
+    """Snapshots of trained runs as finite mixtures: a composed family whose subjects are the snapshots
+    (:class:`~theorems.subjects.Snapshots`: no random draws, the runs as prerequisites).
 
     Args:
         runs: the full set of runs (audit); ``quick_runs`` the small set the fast test
@@ -72,118 +75,67 @@ class LearnedMixtures(Learned, Mixtures):
         ks: the k of (9)-(10) to pair with each snapshot (Proposition 1); N comes from the run.
         every_step: every logged snapshot (else the first and last of each run; the quick sweep
             always takes those two only).
+        quantities: a paper's own quantities on these subjects, on top of the finite-mixture ones.
     """
+    runs, quick_runs, ks = tuple(runs), tuple(quick_runs), tuple(ks)
 
-    def __init__(self, runs: Sequence[RunSpec], quick_runs: Sequence[RunSpec], uniform: bool = False,
-                 ks: Sequence[int] = (1,), label: str = "", every_step: bool = True) -> None:
-        super().__init__(uniform=uniform)
-        self.runs, self.quick_runs, self.ks = tuple(runs), tuple(quick_runs), tuple(ks)
-        self.every_step = every_step  # False: only each run's first and last snapshot
-        self.name = "learned encoders (digits" + (f", {label}" if label else "") + ")"
-        # the sizes of the runs' snapshots (the bounds validate() and from_json() enforce): a class per
-        # digit, per_class evaluation images each, the encoder's output dimension, N up to the runs' own
-        specs = self.runs + self.quick_runs
-        self.classes = (1, DIGIT_CLASSES)
-        self.dims = (1, max((s.d_out for s in specs), default=1))
-        self.max_support = max((s.per_class for s in specs), default=1)
-        self.negatives = (1, max((s.n_negatives for s in specs), default=1))  # the shrinker lowers N
-
-    def k_bounds(self, n_classes: int) -> tuple[int, int]:
-        """k as listed (``ks``), at most N_C - 1 (the shrinker lowers k with N_C)."""
-        return 1, max(1, min(max(self.ks, default=1), n_classes - 1))
-
-    def prerequisites(self, quick: bool, seed: int) -> list[Prerequisite]:
-        return trained_runs(self.quick_runs if quick else self.runs, seed)
-
-    def exhaustive(self, quick: bool = False) -> Iterable[MixtureSubject]:
-        for spec in self.quick_runs if quick else self.runs:
-            snaps = run_snapshots(spec.for_audit_seed(self.seed))
-            if quick or not self.every_step:
+    def subjects(quick: bool, seed: int) -> Iterable[Any]:
+        for spec in quick_runs if quick else runs:
+            snaps = run_snapshots(spec.for_audit_seed(seed))
+            if quick or not every_step:
                 snaps = [snaps[0], snaps[-1]]
             for snap in snaps:
-                mix = snapshot_mixture(snap, self.uniform)
-                for k in self.ks:
-                    yield MixtureSubject(mix, N=spec.n_negatives, k=k, task=(), source=snap.describe())
+                mix = snapshot_mixture(snap, uniform)
+                for k in ks:
+                    yield mixture_subject(mix, N=spec.n_negatives, k=k, source=snap.describe())
 
-    def describe(self, subject: MixtureSubject) -> str:
-        return f"[{subject.source}] " + super().describe(subject)
+    # the sizes of the runs' snapshots (the bounds validate() and witness files enforce): a class per digit,
+    # per_class evaluation images each, the encoder's output dimension, N up to the runs' own, k as listed
+    # (at most N_C - 1)
+    specs = runs + quick_runs
+    return snapshot_family(
+        "learned encoders (digits" + (f", {label}" if label else "") + ")",
+        Snapshots(subjects, lambda quick, seed: trained_runs(quick_runs if quick else runs, seed)),
+        uniform=uniform, classes=(1, DIGIT_CLASSES), dims=(1, max((s.d_out for s in specs), default=1)),
+        support=max((s.per_class for s in specs), default=1),
+        negatives=(1, max((s.n_negatives for s in specs), default=1)), k_max=max(ks, default=1),
+        quantities=quantities)
 
 
-class LearnedTriplets(Learned, Triplets):
-    """Network outputs on fixed training triplets: z_i = (f(x_i), f(x_i+), f(x_i-)).
+def LearnedTriplets(outputs: Callable[[bool, int], list[tuple[str, np.ndarray]]], label: str,
+                    dims: tuple[int, int] = (1, 64)) -> Family:
+    """Network outputs on fixed training triplets: z_i = (f(x_i), f(x_i+), f(x_i-)), a composed family with the
+    parts of :func:`~theorems.subjects.triplets.Triplets` (z' = 0: z_next = z) and C the largest output norm
+    of the run (any finite C > 0).
 
     ``outputs(quick, seed)`` returns, for the full or the quick sweep and the audit seed, a list of
     (description, z (n, 3, d)).
     """
 
-    def __init__(self, outputs: Callable[[bool, int], list[tuple[str, np.ndarray]]], label: str,
-                 dims: tuple[int, int] = (1, 64)) -> None:
-        super().__init__("ball", dims=dims)
-        self.outputs = outputs
-        self.name = f"learned encoders ({label})"
-
-    def radius_bounds(self) -> tuple[float | None, float | None]:
-        """C is the largest output norm of the run: any finite C > 0."""
-        return 0.0, None
-
-    def exhaustive(self, quick: bool = False) -> Iterable[TripletSubject]:
-        for description, triplets in self.outputs(quick, self.seed):
+    def subjects(quick: bool, seed: int) -> Iterable[Subject]:
+        for description, triplets in outputs(quick, seed):
             C = float(np.max(np.linalg.norm(triplets, axis=2)))
             for i, z in enumerate(triplets):
-                yield TripletSubject(np.asarray(z, dtype=np.float64), np.zeros_like(z), C,
-                                     source=f"{description}, triplet {i}")
+                z = np.asarray(z, dtype=np.float64)
+                yield Subject({"d": z.shape[1]}, {"C": C, "z": z, "z_next": z.copy()}, f"{description}, triplet {i}")
 
-    def describe(self, subject: TripletSubject) -> str:
-        return f"[{subject.source}] " + super().describe(subject)
-
-
-@dataclass(frozen=True)
-class NormSubject:
-    """The min and max output norm over the data at one logged step of one run."""
-
-    norm_min: float
-    norm_max: float
-    source: str = ""
+    return Family(f"learned encoders ({label})", dims={"d": dims},
+                  parts=triplet_parts("ball", Choice((), lo=0.0, open_lo=True)), quantities=TRIPLET_QUANTITIES,
+                  snapshots=Snapshots(subjects), max_confirm_size=10 ** 9)
 
 
-class NormSnapshots(Learned, SubjectFamily):
-    """min/max ||f(x)|| along training (Merad et al. Assumption 2, Figure 3)."""
+def NormSnapshots(runs: Sequence[RunSpec], quick_runs: Sequence[RunSpec]) -> Family:
+    """min/max ||f(x)|| along training (Merad et al. Assumption 2, Figure 3): one subject per logged step of
+    each run, parts ``norm_min`` >= 0 and ``norm_max`` >= norm_min (a diverged run's NaN stays a subject: the
+    claim, not the domain, says what it means; a witness file cannot hold one)."""
+    runs, quick_runs = tuple(runs), tuple(quick_runs)
 
-    def __init__(self, runs: Sequence[RunSpec], quick_runs: Sequence[RunSpec]) -> None:
-        self.runs, self.quick_runs = tuple(runs), tuple(quick_runs)
-        self.name = "learned encoders (digits, output norms)"
+    def subjects(quick: bool, seed: int) -> Iterable[Subject]:
+        for spec in quick_runs if quick else runs:
+            for snap in run_snapshots(spec.for_audit_seed(seed)):
+                yield Subject({}, {"norm_min": snap.norm_min, "norm_max": snap.norm_max}, snap.describe())
 
-    symbols = frozenset({out_norm_min, out_norm_max})
-
-    def prerequisites(self, quick: bool, seed: int) -> list[Prerequisite]:
-        return trained_runs(self.quick_runs if quick else self.runs, seed)
-
-    def exhaustive(self, quick: bool = False) -> Iterable[NormSubject]:
-        for spec in self.quick_runs if quick else self.runs:
-            for snap in run_snapshots(spec.for_audit_seed(self.seed)):
-                yield NormSubject(snap.norm_min, snap.norm_max, snap.describe())
-
-    def quantities(self, subject: NormSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
-                   params: Any = None) -> dict[sympy.Symbol, Any]:
-        value = {out_norm_min: subject.norm_min, out_norm_max: subject.norm_max}
-        return {s: xp.asarray(value[s]) for s in symbols}
-
-    def validate(self, subject: NormSubject) -> None:
-        """Norms are >= 0 and the minimum is at most the maximum (a diverged run's NaN stays a subject:
-        the claim, not the domain, says what it means; a witness file cannot hold one, see from_json)."""
-        lo, hi = subject.norm_min, subject.norm_max
-        if lo < 0 or hi < 0 or lo > hi:
-            raise AssumptionError(f"{self.name}: norm_min = {lo!r}, norm_max = {hi!r}: need "
-                                  "0 <= norm_min <= norm_max")
-
-    def to_json(self, subject: NormSubject) -> dict[str, Any]:
-        return {"norm_min": subject.norm_min, "norm_max": subject.norm_max, "source": subject.source}
-
-    def from_json(self, data: Any) -> NormSubject:
-        where = self.name
-        check_fields(data, ("norm_min", "norm_max"), ("source",), where)
-        lo = jf.real(data, "norm_min", 0.0, None, where)
-        return NormSubject(lo, jf.real(data, "norm_max", lo, None, where), jf.string(data, "source", where, default=""))
-
-    def describe(self, subject: NormSubject) -> str:
-        return f"[{subject.source}] min ||f|| = {subject.norm_min:.4g}, max ||f|| = {subject.norm_max:.4g}"
+    return Family("learned encoders (digits, output norms)", dims={},
+                  parts={"norm_min": Measured(0.0), "norm_max": Given(lambda c: Measured(c["norm_min"]))},
+                  quantities=(out_norm_min, out_norm_max),
+                  snapshots=Snapshots(subjects, lambda quick, seed: trained_runs(quick_runs if quick else runs, seed)))

@@ -1,17 +1,22 @@
-"""Finite-mixture subjects for Merad et al. Section 3.
+"""Finite-mixture subjects for Merad et al. Section 3: a composed :class:`~theorems.subjects.Family`.
 
-A subject is a finite mixture (rho, per-class weighted embedded points) plus
-the integers the claim is about: N negatives, k for (k+1)-way tasks, and a
-task T. Strategies draw N_C from 1, d from 1, rho uniform or far from uniform
-(masses down to 1e-12), supports of 1..3 points, at scales from 1e-3 to 1e3
-(dot products up to ~1e6, far past float64's exp overflow at 710).
+A subject is a finite mixture (the :class:`~theorems.subjects.mixture.Mixture` part: rho and per-class
+weighted embedded points) plus the integers the claim is about: N negatives (6), k for (k+1)-way tasks
+(9)-(10) and a task T (3). Draws: N_C from 1, d from 1, rho uniform or far from uniform (masses down to
+1e-12), supports of 1..3 points, at scales from 1e-3 to 1e3 (dot products up to ~1e6, far past float64's
+exp overflow at 710); N within the declared range (N >= N_C when asked, and small enough for the exact
+enumeration of negative multisets), k in 1..N_C - 1, T a non-empty set of classes. One seeded strategy
+draws both the random search's subjects and the adversary's starts.
+
+Every quantity is a formula ``(s, xp)`` over ``s.mixture`` (:class:`~theorems.subjects.mixture.MixtureView`,
+the backend arrays of :mod:`numerics.contrastive`), ``s.N``, ``s.k`` and ``s.task``; a paper adds its own the
+same way and passes them to :func:`mixture_family` (``quantities=``).
 """
 
 from __future__ import annotations
 
 import itertools
 import weakref
-from dataclasses import dataclass, replace
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -20,62 +25,37 @@ from hypothesis import strategies as st
 
 from numerics import contrastive as cl
 from numerics import coupon
-from numerics import json_fields as jf
 from numerics.backend import FLOAT, Backend
 from numerics.contrastive import MixtureArrays
 from numerics.errors import AssumptionError
 from numerics.mixture import FiniteMixture
 from numerics.supervised import LinearFit, fit_linear_classifier
-from theorems.engine.family import SubjectFamily, check_fields
 from theorems.engine.quantity import quantity
+from theorems.subjects.compose import Family, Snapshots, Subject
+from theorems.subjects.mixture import Mixture, Subset, finite_mixture
+from theorems.subjects.parts import Fixed, Given, Integer, Part
 
-# -- the quantities of Merad et al. Section 3 (numbers are the paper's equations) -----------------
-L_sup = quantity("L_sup", range=(0, None), doc="L_sup(f, C), (3) on the task C (an upper bracket)")
-L_sup_mu = quantity("L_sup_mu", range=(0, None), doc="L^mu_sup(f, C), (5)")
-L_sup_T = quantity("L_sup_T", range=(0, None), doc="L_sup(f, T), (3) on the subject's task T")
-L_sup_mu_T = quantity("L_sup_mu_T", range=(0, None), doc="L^mu_sup(f, T), (5)")
-L_sup_k = quantity("L_sup_k", range=(0, None), doc="L_sup,k(f), (9)")
-L_sup_mu_k = quantity("L_sup_mu_k", range=(0, None), doc="L^mu_sup,k(f), (10)")
-L_un = quantity("L_un", range=(0, None), doc="L_un(f) = L^1_un(f), (6)")
-L_un_N = quantity("L_un_N", range=(0, None), doc="L^N_un(f), (6)")
-p_min = quantity("p_min", range=(0, 1), doc="p^rho_min = min_c rho(c), Lemma 1")
-p_cc = quantity("p_cc", range=(0, 1), doc="p^rho_cc(N), Lemma 2")
-tau_plus = quantity("tau_plus", range=(0, 1), doc="tau^+ = P(c = c'), Proposition 1 (1)")
-tau_plus_N = quantity("tau_plus_N", range=(0, 1), doc="tau^+_N, Proposition 1 (2)")
-N_C = quantity("N_C", integer=True, range=(1, None), doc="number of latent classes")
-N = quantity("N", integer=True, range=(1, None), doc="number of negatives in (6)")
-k = quantity("k", integer=True, range=(1, None), doc="(k+1)-way tasks, (9)-(10)")
+#: beyond this many negative multisets, L^N_un is a Monte Carlo Enclosure (Hoeffding radius)
+EXACT_LIMIT = 200_000
+MC_SAMPLES = 100_000
+MC_ALPHA = 1e-9
 
-SCALES = (1.0, 0.1, 10.0, 1e-3, 1e3)
+_FITS: "weakref.WeakKeyDictionary[FiniteMixture, dict[tuple[int, ...], LinearFit]]" = weakref.WeakKeyDictionary()
 
 
-@dataclass(frozen=True, eq=False)
-class MixtureSubject:
-    """A finite mixture with the integers of the claim: N (6), k (9)-(10), task T (3)."""
-
-    mixture: FiniteMixture
-    N: int = 1
-    k: int = 1
-    task: tuple[int, ...] = ()
-    source: str = ""  # where the subject came from (e.g. a learned encoder's run and step)
-
-    @property
-    def n_classes(self) -> int:
-        return self.mixture.n_classes
-
-
-_FITS: "weakref.WeakKeyDictionary[MixtureSubject, dict[tuple[int, ...], LinearFit]]" = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def linear_fit(subject: MixtureSubject, task: Sequence[int]) -> LinearFit:
-    """The float64 minimizer of (3) on ``task``, cached per subject (re-used by the mp twin)."""
-    cache = _FITS.setdefault(subject, {})
+def linear_fit(mixture: FiniteMixture, task: Sequence[int]) -> LinearFit:
+    """The float64 minimizer of (3) on ``task``, cached per mixture (re-used by the mp twin)."""
+    cache = _FITS.setdefault(mixture, {})
     key = tuple(task)
     if key not in cache:
-        cache[key] = fit_linear_classifier(MixtureArrays.from_mixture(subject.mixture, FLOAT), key)
+        cache[key] = fit_linear_classifier(MixtureArrays.from_mixture(mixture, FLOAT), key)
     return cache[key]
+
+
+def _fitted_loss(arr: MixtureArrays, task: Sequence[int]) -> Any:
+    """Upper bracket of L_sup(f, T): the objective of (3) at the float64 minimizer, in ``arr.xp``."""
+    fit = linear_fit(finite_mixture(arr), task)
+    return cl.linear_classifier_loss(arr, task, arr.xp.asarray(fit.W))
 
 
 def p_cc_value(rho: Any, N: int, xp: Backend) -> Any:
@@ -94,313 +74,158 @@ def p_cc_value(rho: Any, N: int, xp: Backend) -> Any:
     return total
 
 
-class Mixtures(SubjectFamily):
+def _l_un_n(arr: MixtureArrays, N: int) -> Any:
+    """L^N_un exactly when the enumeration is small (pairs x multisets x points), else an Enclosure
+    with P(miss) <= MC_ALPHA. For N = 1 the multisets are single points: L^1_un = L_un, exactly."""
+    if N == 1:
+        return cl.l_un(arr)
+    M = arr.cls.size
+    pairs = int(np.sum(np.bincount(arr.cls) ** 2))
+    if pairs * cl.n_compositions(N, M) * M <= EXACT_LIMIT * 100 or arr.xp.name == "torch":
+        return cl.l_un_n(arr, N, max_compositions=max(EXACT_LIMIT, cl.n_compositions(N, M)))
+    return cl.l_un_n_monte_carlo(finite_mixture(arr), N, MC_SAMPLES, seed=0, alpha=MC_ALPHA)
+
+
+def _every(s: Any) -> tuple[int, ...]:
+    return tuple(range(s.mixture.n_classes))
+
+
+def _mean(values: list[Any]) -> Any:
+    total = values[0]
+    for v in values[1:]:
+        total = total + v
+    return total / len(values)
+
+
+# -- the quantities of Merad et al. Section 3 (numbers are the paper's equations) -----------------
+L_sup = quantity("L_sup", lambda s, xp: _fitted_loss(s.mixture, _every(s)), range=(0, None), differentiable=False,
+                 doc="L_sup(f, C), (3) on the task C (an upper bracket: the objective at the L-BFGS minimizer)")
+L_sup_mu = quantity("L_sup_mu", lambda s, xp: cl.l_sup_mu(s.mixture), range=(0, None), doc="L^mu_sup(f, C), (5)")
+L_sup_T = quantity("L_sup_T", lambda s, xp: _fitted_loss(s.mixture, s.task or _every(s)), range=(0, None),
+                   differentiable=False, doc="L_sup(f, T), (3) on the subject's task T (an upper bracket)")
+L_sup_mu_T = quantity("L_sup_mu_T", lambda s, xp: cl.l_sup_mu(s.mixture, s.task or _every(s)), range=(0, None),
+                      doc="L^mu_sup(f, T), (5)")
+L_sup_k = quantity("L_sup_k", lambda s, xp: _mean([_fitted_loss(s.mixture, t)
+                                                   for t in cl.tasks(s.mixture.n_classes, s.k)]),
+                   range=(0, None), differentiable=False, doc="L_sup,k(f), (9) (an upper bracket)")
+L_sup_mu_k = quantity("L_sup_mu_k", lambda s, xp: cl.l_sup_mu_k(s.mixture, s.k), range=(0, None),
+                      doc="L^mu_sup,k(f), (10)")
+L_un = quantity("L_un", lambda s, xp: cl.l_un(s.mixture), range=(0, None), doc="L_un(f) = L^1_un(f), (6)")
+L_un_N = quantity("L_un_N", lambda s, xp: _l_un_n(s.mixture, s.N), range=(0, None), doc="L^N_un(f), (6)")
+p_min = quantity("p_min", lambda s, xp: cl.p_min(s.mixture.rho, xp), range=(0, 1),
+                 doc="p^rho_min = min_c rho(c), Lemma 1")
+p_cc = quantity("p_cc", lambda s, xp: p_cc_value(s.mixture.rho, s.N, xp), range=(0, 1), doc="p^rho_cc(N), Lemma 2")
+tau_plus = quantity("tau_plus", lambda s, xp: cl.tau_plus(s.mixture.rho, xp, 1), range=(0, 1),
+                    doc="tau^+ = P(c = c'), Proposition 1 (1)")
+tau_plus_N = quantity("tau_plus_N", lambda s, xp: cl.tau_plus(s.mixture.rho, xp, s.N), range=(0, 1),
+                      doc="tau^+_N, Proposition 1 (2)")
+N_C = quantity("N_C", lambda s, xp: xp.asarray(s.mixture.n_classes), integer=True, range=(1, None),
+               doc="number of latent classes")
+N = quantity("N", lambda s, xp: xp.asarray(s.N), integer=True, range=(1, None), doc="number of negatives in (6)")
+k = quantity("k", lambda s, xp: xp.asarray(s.k), integer=True, range=(1, None), doc="(k+1)-way tasks, (9)-(10)")
+
+#: every quantity a finite-mixture family computes (a paper's own come on top: ``quantities=``)
+QUANTITIES = (L_sup, L_sup_mu, L_sup_T, L_sup_mu_T, L_sup_k, L_sup_mu_k, L_un, L_un_N, p_min, p_cc, tau_plus,
+              tau_plus_N, N_C, N, k)
+
+#: the support points up to which a subject's float screen is audited in mpmath (L_un costs ~M^3 / N_C
+#: mpmath operations: fine for the random mixtures, not for M = 200), plus N and k
+MAX_CONFIRM_POINTS = 40
+
+
+def negatives_range(mix: FiniteMixture, negatives: tuple[int, int], n_at_least_classes: bool,
+                    max_compositions: int | None) -> tuple[int, int]:
+    """N for this mixture: the declared ``negatives``, at least N_C when ``n_at_least_classes``, and (with
+    ``max_compositions``) small enough that the exact enumeration of negative multisets stays small."""
+    lo, hi = negatives
+    if n_at_least_classes:
+        lo = max(lo, mix.n_classes)
+    if max_compositions is not None:
+        M = sum(mix.support_sizes)
+        while hi > lo and cl.n_compositions(hi, M) > max_compositions:
+            hi -= 1
+    return lo, max(lo, hi)
+
+
+def _parts(mixture: Mixture, negatives: tuple[int, int], n_at_least_classes: bool, max_compositions: int | None,
+           k_max: int | None, with_task: bool) -> dict[str, Part]:
+    """mixture, then N, k and the task drawn given it. ``k_max``: None for k = 1, else k in 1..min(k_max, N_C - 1)."""
+    def n_part(c: Any) -> Part:
+        return Integer(*negatives_range(c["mixture"], negatives, n_at_least_classes, max_compositions))
+
+    def k_part(c: Any) -> Part:
+        return Integer(1, max(1, min(k_max, c["mixture"].n_classes - 1)))  # type: ignore[type-var]
+
+    return {"mixture": mixture, "N": Given(n_part),
+            "k": Integer(1, 1) if k_max is None else Given(k_part),
+            "task": Given(lambda c: Subset(c["mixture"].n_classes)) if with_task else Fixed(())}
+
+
+def mixture_family(uniform: bool | None = None, classes: tuple[int, int] = (1, 4), dims: tuple[int, int] = (1, 3),
+                   support: int = 3, negatives: tuple[int, int] = (1, 1), n_at_least_classes: bool = False,
+                   with_k: bool = False, with_task: bool = False, max_compositions: int = 3000,
+                   structured: float = 0.0, quantities: Sequence[sympy.Symbol] = ()) -> Family:
     """Random finite mixtures (Merad et al. Section 3 setting).
 
     Args:
-        uniform: True for uniform rho only (Section 3.2), None for a mix of uniform and
-            far-from-uniform rho.
+        uniform: True for uniform rho only (Section 3.2), None for a mix of uniform and far-from-uniform rho.
         classes: (min, max) N_C.  dims: (min, max) d.  support: max points per class.
         negatives: (min, max) N; ``n_at_least_classes`` draws N >= N_C (Lemma 2 needs p_cc > 0).
         with_k: draw k with 2 <= k+1 <= N_C.  with_task: draw a task T subset of C, |T| >= 1.
-        structured: the probability (0..1) that an adversarial start, and the share of the integer
-            draw 0..99 that picks a hypothesis draw, come from the structured two-class sub-family
-            :func:`point_vs_pair` (one class a point mass far out, the other a symmetric pair near the
-            origin), where Merad et al. Lemma 2 (8) is nearly tight; 0 (the default) keeps the plain
-            random mixtures. Drawn from the same seeded sources (hypothesis's seed, the start's rng).
+        max_compositions: N is drawn small enough that the negative multisets number at most this.
+        structured: the share (0..1) of the draws -- the random search's and so the adversary's starts -- taken
+            from the structured two-class sub-family :func:`point_vs_pair` (one class a point mass far out,
+            the other a symmetric pair near the origin), where Merad et al. Lemma 2 (8) is nearly tight;
+            0 (the default) keeps the plain random mixtures.
+        quantities: a paper's own quantities on these subjects (formulas ``(s, xp)``), on top of
+            :data:`QUANTITIES`.
     """
+    if not 0.0 <= structured <= 1.0:
+        raise ValueError(f"structured = {structured} is not a share in [0, 1]")
+    if structured and not (classes[0] <= 2 <= classes[1] and support >= 2 and not uniform and not with_k):
+        raise ValueError("the structured sub-family has N_C = 2, supports of 1 and 2 points and a free rho")
+    lo, hi = classes
+    mixture = Mixture(classes=(max(lo, 2) if with_k else lo, hi), dims=dims, support=support, uniform=uniform,
+                      structured=structured, structure=point_vs_pair_draws if structured else None)
+    name = "random finite mixtures" + (" (uniform rho)" if uniform else "") + (
+        " (with point-vs-pair draws)" if structured else "")
+    return Family(name, dims={}, parts=_parts(mixture, negatives, n_at_least_classes, max_compositions,
+                                              hi if with_k else None, with_task),
+                  quantities=(*QUANTITIES, *quantities), max_confirm_size=MAX_CONFIRM_POINTS + 2)
 
-    def __init__(
-        self,
-        uniform: bool | None = None,
-        classes: tuple[int, int] = (1, 4),
-        dims: tuple[int, int] = (1, 3),
-        support: int = 3,
-        negatives: tuple[int, int] = (1, 1),
-        n_at_least_classes: bool = False,
-        with_k: bool = False,
-        with_task: bool = False,
-        max_compositions: int = 3000,
-        structured: float = 0.0,
-    ) -> None:
-        self.uniform = uniform
-        self.classes = classes
-        self.dims = dims
-        self.max_support = support
-        self.negatives = negatives
-        self.n_at_least_classes = n_at_least_classes
-        self.with_k = with_k
-        self.with_task = with_task
-        self.max_compositions = max_compositions
-        if not 0.0 <= structured <= 1.0:
-            raise ValueError(f"structured = {structured} is not a share in [0, 1]")
-        if structured and not (classes[0] <= 2 <= classes[1] and support >= 2 and not uniform and not with_k):
-            raise ValueError("the structured sub-family has N_C = 2, supports of 1 and 2 points and a free rho")
-        self.structured = structured
-        self.name = "random finite mixtures" + (" (uniform rho)" if uniform else "") + (
-            " (with point-vs-pair draws)" if structured else "")
 
-    # -- drawing ---------------------------------------------------------------
-    def strategy(self) -> st.SearchStrategy[MixtureSubject]:
-        if not self.structured:
-            return _mixture_subjects(self)
-        share = round(self.structured * 100)
-        return st.integers(0, 99).flatmap(
-            lambda i: _point_vs_pair_subjects(self) if i < share else _mixture_subjects(self))
+#: the name the claims (and user plugins) construct the family by
+Mixtures = mixture_family
 
-    def _n_range(self, n_classes: int, n_points: int) -> tuple[int, int]:
-        lo, hi = self.negatives
-        if self.n_at_least_classes:
-            lo = max(lo, n_classes)
-        # keep the exact enumeration of negative multisets small
-        while hi > lo and cl.n_compositions(hi, n_points) > self.max_compositions:
-            hi -= 1
-        return lo, max(lo, hi)
 
-    def random_start(self, rng: np.random.Generator) -> MixtureSubject:
-        if self.structured and rng.random() < self.structured:
-            return self._point_vs_pair_start(rng)
-        lo, hi = self.classes
-        n_classes = int(rng.integers(max(lo, 2 if self.with_k else lo), hi + 1))
-        d = int(rng.integers(self.dims[0], self.dims[1] + 1))
-        sizes = rng.integers(1, self.max_support + 1, size=n_classes)
-        scale = float(rng.choice([0.3, 1.0, 3.0]))
-        points = [rng.normal(size=(int(s), d)) * scale for s in sizes]
-        if self.uniform:
-            rho = np.full(n_classes, 1.0 / n_classes)
-        else:
-            rho = rng.dirichlet(np.full(n_classes, 0.7))
-            rho = np.maximum(rho, 1e-6)
-            rho = rho / rho.sum()
-        weights = [rng.dirichlet(np.ones(int(s))) for s in sizes]
-        mix = FiniteMixture.create(rho, points, weights)
-        n_lo, n_hi = self._n_range(n_classes, int(sizes.sum()))
-        N = int(rng.integers(n_lo, n_hi + 1))
-        k = int(rng.integers(1, n_classes)) if self.with_k else 1
-        task = tuple(range(n_classes)) if self.with_task else ()
-        return MixtureSubject(mix, N=N, k=k, task=task)
+def snapshot_family(name: str, snapshots: Snapshots, uniform: bool | None, classes: tuple[int, int],
+                    dims: tuple[int, int], support: int, negatives: tuple[int, int], k_max: int,
+                    quantities: Sequence[sympy.Symbol] = ()) -> Family:
+    """Finite mixtures listed by ``snapshots`` (trained encoders: no random draws), within the given bounds
+    (``validate`` and witness files enforce them): N anywhere in ``negatives``, k in 1..min(k_max, N_C - 1)."""
+    mixture = Mixture(classes=classes, dims=dims, support=support, uniform=uniform)
+    return Family(name, dims={}, parts=_parts(mixture, negatives, False, None, k_max, False),
+                  quantities=(*QUANTITIES, *quantities), snapshots=snapshots,
+                  max_confirm_size=MAX_CONFIRM_POINTS + 2)
 
-    def _point_vs_pair_start(self, rng: np.random.Generator) -> MixtureSubject:
-        """A seeded draw of the structured sub-family (see :func:`point_vs_pair`)."""
-        d = int(rng.integers(self.dims[0], self.dims[1] + 1))
-        n_lo, n_hi = self._n_range(2, 3)
-        return point_vs_pair(rho_point=float(rng.uniform(*POINT_MASS)), far=float(rng.choice(FAR)),
-                             spread=float(rng.uniform(*SPREAD)), direction=rng.normal(size=d),
-                             N=int(rng.integers(n_lo, n_hi + 1)), point_first=bool(rng.integers(0, 2)))
 
-    # -- evaluation --------------------------------------------------------------
+def subject(mixture: FiniteMixture, N: int = 1, k: int = 1, task: Sequence[int] = (), source: str = "") -> Subject:
+    """A subject of a finite-mixture family: the mixture, N, k and the task (empty: every class)."""
+    return Subject({}, {"mixture": mixture, "N": int(N), "k": int(k), "task": tuple(int(t) for t in task)}, source)
 
-    BASE_SYMBOLS = frozenset({L_sup, L_sup_mu, L_sup_T, L_sup_mu_T, L_sup_k, L_sup_mu_k, L_un, L_un_N, p_min, p_cc,
-                              tau_plus, tau_plus_N, N_C, N, k})
-    #: quantities a paper adds (e.g. the intermediate terms of a proof): symbol -> formula(subject, arrays, xp)
-    extensions: dict[sympy.Symbol, Any] = {}
 
-    @classmethod
-    def extend(cls, symbol: sympy.Symbol, formula: Any) -> sympy.Symbol:
-        """Teach every finite-mixture family a new quantity, written against the backend:
-        ``formula(subject, arrays, xp)`` with ``arrays`` the subject's MixtureArrays in ``xp``."""
-        cls.extensions[symbol] = formula
-        return symbol
+_ANY = 2 ** 31
+#: a family without bounds, to evaluate the quantities on any mixture (a training run's snapshot); never drawn
+_EVALUATION = Family("finite mixtures (evaluation)", dims={},
+                     parts={"mixture": Mixture(classes=(1, _ANY), dims=(1, _ANY), support=_ANY),
+                            "N": Integer(1, _ANY), "k": Integer(1, _ANY), "task": Fixed(())},
+                     quantities=QUANTITIES)
 
-    @property
-    def symbols(self) -> frozenset[sympy.Symbol]:  # type: ignore[override]
-        return self.BASE_SYMBOLS | frozenset(self.extensions)
 
-    @property
-    def differentiable(self) -> frozenset[sympy.Symbol]:  # type: ignore[override]
-        return self.symbols - {L_sup, L_sup_T, L_sup_k}  # the fitted W of (3) is not a torch function
-
-    # -- the domain ----------------------------------------------------------------
-    def class_bounds(self) -> tuple[int, int]:
-        """N_C as drawn (at least 2 with k: (k+1)-way tasks need 2 <= k + 1 <= N_C)."""
-        lo, hi = self.classes
-        return (max(lo, 2) if self.with_k else lo), hi
-
-    def size_bounds(self) -> dict[str, tuple[int, int]]:
-        """The sizes the family draws: classes (N_C), dims (d), support (points per class)."""
-        return {"classes": self.class_bounds(), "dims": tuple(self.dims), "support": (1, self.max_support)}
-
-    def n_bounds(self, n_classes: int) -> tuple[int, int]:
-        """N as drawn for N_C classes (the declared ``negatives``, N >= N_C when asked)."""
-        lo, hi = self.negatives
-        if self.n_at_least_classes:
-            lo = max(lo, n_classes)
-        return lo, max(lo, hi)
-
-    def k_bounds(self, n_classes: int) -> tuple[int, int]:
-        """k as drawn: 1..N_C - 1 with ``with_k``, else k = 1."""
-        return (1, max(1, n_classes - 1)) if self.with_k else (1, 1)
-
-    def validate(self, subject: MixtureSubject) -> None:
-        """The family's bounds: N_C, d, support sizes, N and k as drawn, the task (distinct classes with
-        ``with_task``, empty meaning every class as the shrinker leaves it; else none), rho uniform when
-        asked."""
-        mix = subject.mixture
-        sizes = self.size_bounds()
-        (c_lo, c_hi), (d_lo, d_hi), (s_lo, s_hi) = sizes["classes"], sizes["dims"], sizes["support"]
-        n_lo, n_hi = self.n_bounds(mix.n_classes)
-        k_lo, k_hi = self.k_bounds(mix.n_classes)
-        task = list(subject.task)
-        checks = [
-            (c_lo <= mix.n_classes <= c_hi, f"N_C = {mix.n_classes} is outside [{c_lo}, {c_hi}]"),
-            (d_lo <= mix.dim <= d_hi, f"d = {mix.dim} is outside [{d_lo}, {d_hi}]"),
-            (all(s_lo <= n <= s_hi for n in mix.support_sizes),
-             f"support sizes {list(mix.support_sizes)} are outside [{s_lo}, {s_hi}]"),
-            (not self.uniform or mix.is_uniform(), "rho is not uniform"),
-            (n_lo <= subject.N <= n_hi, f"N = {subject.N} is outside [{n_lo}, {n_hi}]"),
-            (k_lo <= subject.k <= k_hi, f"k = {subject.k} is outside [{k_lo}, {k_hi}]"
-             + (f": (k+1)-way tasks need 2 <= k+1 <= N_C = {mix.n_classes}" if self.with_k else "")),
-            (all(0 <= t < mix.n_classes for t in task), f"task {task} names a missing class"),
-            (len(set(task)) == len(task), f"task {task} repeats a class"),
-            (self.with_task or not task, f"task {task}: this family's subjects have no task"),
-        ]
-        for ok, message in checks:
-            if not ok:
-                raise AssumptionError(f"{self.name}: {message}")
-
-    def quantities(
-        self, subject: MixtureSubject, symbols: Iterable[sympy.Symbol], xp: Backend,
-        params: Any = None,
-    ) -> dict[sympy.Symbol, Any]:
-        if params is None:
-            arr = MixtureArrays.from_mixture(subject.mixture, xp)
-        else:
-            P, rho, w = self._unpack(subject, params)
-            arr = MixtureArrays.build(xp, P, subject.mixture.flat()[1], w, rho)
-        every = tuple(range(subject.n_classes))
-        task = subject.task or every
-        compute = {
-            L_sup: lambda: _fitted_loss(subject, arr, every),
-            L_sup_mu: lambda: cl.l_sup_mu(arr),
-            L_sup_T: lambda: _fitted_loss(subject, arr, task),
-            L_sup_mu_T: lambda: cl.l_sup_mu(arr, task),
-            L_sup_k: lambda: _mean(
-                [_fitted_loss(subject, arr, t) for t in cl.tasks(subject.n_classes, subject.k)]
-            ),
-            L_sup_mu_k: lambda: cl.l_sup_mu_k(arr, subject.k),
-            L_un: lambda: cl.l_un(arr),
-            L_un_N: lambda: _l_un_n(subject, arr),
-            p_min: lambda: cl.p_min(arr.rho, xp),
-            p_cc: lambda: p_cc_value(arr.rho, subject.N, xp),
-            tau_plus: lambda: cl.tau_plus(arr.rho, xp, 1),
-            tau_plus_N: lambda: cl.tau_plus(arr.rho, xp, subject.N),
-            N_C: lambda: xp.asarray(subject.n_classes),
-            N: lambda: xp.asarray(subject.N),
-            k: lambda: xp.asarray(subject.k),
-        }
-        for sym, formula in self.extensions.items():
-            compute.setdefault(sym, lambda formula=formula: formula(subject, arr, xp))
-        return {s: compute[s]() for s in symbols}
-
-    def cheap_to_confirm(self, subject: MixtureSubject) -> bool:
-        # L_un costs ~M^3 / N_C mpmath operations: fine for the random mixtures, not for M = 200
-        return sum(subject.mixture.support_sizes) <= 40
-
-    # -- adversarial parameters --------------------------------------------------
-    def params(self, subject: MixtureSubject) -> list[Any]:
-        import torch
-
-        mix = subject.mixture
-        P, _, w = mix.flat()
-        leaves = [torch.tensor(P, dtype=torch.float64, requires_grad=True),
-                  torch.tensor(np.log(w), dtype=torch.float64, requires_grad=True)]
-        if not self.uniform:
-            leaves.append(torch.tensor(np.log(mix.rho), dtype=torch.float64, requires_grad=True))
-        return leaves
-
-    def _unpack(self, subject: MixtureSubject, params: Sequence[Any]) -> tuple[Any, Any, Any]:
-        import torch
-
-        P, log_w = params[0], params[1]
-        if self.uniform:
-            n = subject.n_classes
-            rho = torch.full((n,), 1.0 / n, dtype=torch.float64)
-        else:
-            rho = torch.softmax(params[2], dim=0)
-        return P, rho, torch.exp(log_w)  # MixtureArrays.build renormalizes w per class
-
-    def from_params(self, subject: MixtureSubject, params: Sequence[Any]) -> MixtureSubject:
-        P, rho, w = (t.detach().numpy().astype(np.float64) for t in self._unpack(subject, params))
-        sizes = subject.mixture.support_sizes
-        cuts = np.cumsum(sizes)[:-1]
-        pts = np.split(P, cuts)
-        ws = [x / x.sum() for x in np.split(w, cuts)]
-        rho = rho / rho.sum()
-        return replace(subject, mixture=FiniteMixture.create(rho, pts, ws))
-
-    # -- shrinking ---------------------------------------------------------------
-    def shrink(self, subject: MixtureSubject) -> Iterable[MixtureSubject]:
-        mix = subject.mixture
-        n = mix.n_classes
-        for c in range(n):
-            if n > 1:
-                keep = [i for i in range(n) if i != c]
-                rho = mix.rho[keep] / mix.rho[keep].sum()
-                new = FiniteMixture.create(
-                    rho, [mix.points[i] for i in keep], [mix.weights[i] for i in keep]
-                )
-                task = tuple(keep.index(t) for t in subject.task if t != c) if subject.task else ()
-                yield replace(subject, mixture=new, k=min(subject.k, max(1, n - 2)), task=task)
-        if subject.k > 1:
-            yield replace(subject, k=subject.k - 1)
-        if subject.N > 1:
-            yield replace(subject, N=subject.N - 1)
-        for c, p in enumerate(mix.points):
-            for s in range(p.shape[0]):
-                if p.shape[0] > 1:
-                    pts = list(mix.points)
-                    wts = list(mix.weights)
-                    pts[c] = np.delete(p, s, axis=0)
-                    wts[c] = np.delete(wts[c], s) / np.delete(wts[c], s).sum()
-                    yield replace(subject, mixture=FiniteMixture.create(mix.rho, pts, wts))
-        if mix.dim > 1:
-            for j in range(mix.dim):
-                pts = [np.delete(p, j, axis=1) for p in mix.points]
-                yield replace(subject, mixture=FiniteMixture.create(mix.rho, pts, mix.weights))
-        if not mix.is_uniform():
-            yield replace(subject, mixture=FiniteMixture.create(
-                np.full(n, 1.0 / n), mix.points, mix.weights))
-        if any(w.size > 1 and np.ptp(w) > 0 for w in mix.weights):
-            yield replace(subject, mixture=FiniteMixture.create(mix.rho, mix.points, None))
-        for transform in (np.zeros_like, np.round, lambda a: np.round(a, 1), lambda a: np.round(a, 3)):
-            pts = [transform(p) for p in mix.points]
-            if any(not np.array_equal(a, b) for a, b in zip(pts, mix.points)):
-                yield replace(subject, mixture=FiniteMixture.create(mix.rho, pts, mix.weights))
-        rounded = np.round(mix.rho, 2)
-        if np.all(rounded > 0) and not np.array_equal(rounded / rounded.sum(), mix.rho):
-            yield replace(subject, mixture=FiniteMixture.create(
-                rounded / rounded.sum(), mix.points, mix.weights))
-
-    def size(self, subject: MixtureSubject) -> tuple[float, ...]:
-        mix = subject.mixture
-        return (mix.n_classes, mix.dim, sum(mix.support_sizes), subject.N, subject.k)
-
-    # -- serialization -------------------------------------------------------------
-    def to_json(self, subject: MixtureSubject) -> dict[str, Any]:
-        return {"mixture": subject.mixture.to_json(), "N": subject.N, "k": subject.k,
-                "task": list(subject.task), "source": subject.source}
-
-    def from_json(self, data: Any) -> MixtureSubject:
-        """Exact JSON types, the family's sizes (N_C, support sizes, d: checked before any array is
-        built), N, k and the task within the bounds N_C gives; :meth:`validate` checks the rest (rho
-        uniform when asked)."""
-        where = self.name
-        check_fields(data, ("mixture", "N", "k"), ("task", "source"), where)
-        sizes = self.size_bounds()
-        mix = FiniteMixture.from_json(data["mixture"], where, "mixture", classes=sizes["classes"],
-                                      support=sizes["support"], dims=sizes["dims"])
-        n_lo, n_hi = self.n_bounds(mix.n_classes)
-        k_lo, k_hi = self.k_bounds(mix.n_classes)
-        task = jf.integer_list(data.get("task", []), "task", (0, mix.n_classes if self.with_task else 0), 0,
-                               mix.n_classes - 1, where, unique=True)
-        return MixtureSubject(mix, N=jf.integer(data, "N", n_lo, n_hi, where), k=jf.integer(data, "k", k_lo, k_hi, where),
-                              task=tuple(task), source=jf.string(data, "source", where, default=""))
-
-    def describe(self, subject: MixtureSubject) -> str:
-        extra = f", N={subject.N}, k={subject.k}"
-        if subject.task:
-            extra += f", T={list(subject.task)}"
-        return subject.mixture.describe() + extra
+def evaluate(mixture: FiniteMixture, symbols: Iterable[sympy.Symbol], xp: Backend = FLOAT, N: int = 1,
+             k: int = 1) -> dict[sympy.Symbol, Any]:
+    """The quantities ``symbols`` on one mixture with N negatives and k (outside any family's bounds)."""
+    return _EVALUATION.quantities(subject(mixture, N, k), symbols, xp)
 
 
 # -- the structured sub-family where Lemma 2 (8) is nearly tight ----------------------------------------
@@ -413,8 +238,8 @@ SPREAD = (0.3, 3.0)
 STRUCTURED_SOURCE = "structured: point mass vs symmetric pair"
 
 
-def point_vs_pair(rho_point: float, far: float, spread: float, direction: Any, N: int,
-                  point_first: bool = True) -> MixtureSubject:
+def point_vs_pair_mixture(rho_point: float, far: float, spread: float, direction: Any,
+                          point_first: bool = True) -> FiniteMixture:
     """Two classes (Merad et al. Lemma 2 (8)): a point mass at far * u (mass rho_point) and a symmetric pair
     +-spread * u with weights 1/2 (mass 1 - rho_point), u = direction / ||direction||.
 
@@ -432,86 +257,36 @@ def point_vs_pair(rho_point: float, far: float, spread: float, direction: Any, N
     pts, wts = [point, pair], [np.array([1.0]), np.array([0.5, 0.5])]
     if not point_first:
         rho, pts, wts = rho[::-1], pts[::-1], wts[::-1]
-    return MixtureSubject(FiniteMixture.create(rho, pts, wts), N=N, source=STRUCTURED_SOURCE)
+    return FiniteMixture.create(rho, pts, wts)
 
 
-@st.composite
-def _point_vs_pair_subjects(draw: Any, family: Mixtures) -> MixtureSubject:
-    d = draw(st.integers(family.dims[0], family.dims[1]))
-    direction = np.asarray(draw(st.lists(st.floats(-1.0, 1.0), min_size=d, max_size=d)))
-    if not np.linalg.norm(direction) > 1e-6:  # a (nearly) zero draw: take the first axis
-        direction = np.eye(d)[0]
-    n_lo, n_hi = family._n_range(2, 3)
-    return point_vs_pair(rho_point=draw(st.floats(*POINT_MASS)), far=draw(st.sampled_from(FAR)),
-                         spread=draw(st.floats(*SPREAD)), direction=direction, N=draw(st.integers(n_lo, n_hi)),
-                         point_first=draw(st.booleans()))
+def point_vs_pair(rho_point: float, far: float, spread: float, direction: Any, N: int,
+                  point_first: bool = True) -> Subject:
+    """The subject of :func:`point_vs_pair_mixture` with N negatives."""
+    return subject(point_vs_pair_mixture(rho_point, far, spread, direction, point_first), N=N,
+                   source=STRUCTURED_SOURCE)
 
 
-#: beyond this many negative multisets, L^N_un is a Monte Carlo Enclosure (Hoeffding radius)
-EXACT_LIMIT = 200_000
-MC_SAMPLES = 100_000
-MC_ALPHA = 1e-9
+def is_point_vs_pair(mix: FiniteMixture) -> bool:
+    """Whether a mixture has the structure of :func:`point_vs_pair_mixture` (a point and a symmetric pair)."""
+    if mix.support_sizes not in ((1, 2), (2, 1)):
+        return False
+    (point,), pair = (mix.points[0], mix.points[1]) if mix.support_sizes[0] == 1 else (mix.points[1], mix.points[0])
+    weights = mix.weights[0] if mix.support_sizes[0] == 2 else mix.weights[1]
+    return bool(np.any(pair[0] != 0) and np.array_equal(pair[0], -pair[1]) and np.all(weights == 0.5)
+                and np.linalg.norm(point) > np.linalg.norm(pair[0]))
 
 
-def _l_un_n(subject: MixtureSubject, arr: MixtureArrays) -> Any:
-    """L^N_un exactly when the enumeration is small (pairs x multisets x points), else an Enclosure
-    with P(miss) <= MC_ALPHA. For N = 1 the multisets are single points: L^1_un = L_un, exactly."""
-    if subject.N == 1:
-        return cl.l_un(arr)
-    M = arr.cls.size
-    pairs = sum(n * n for n in subject.mixture.support_sizes)
-    if pairs * cl.n_compositions(subject.N, M) * M <= EXACT_LIMIT * 100 or arr.xp.name == "torch":
-        return cl.l_un_n(arr, subject.N, max_compositions=max(EXACT_LIMIT, cl.n_compositions(subject.N, M)))
-    return cl.l_un_n_monte_carlo(subject.mixture, subject.N, MC_SAMPLES, seed=0, alpha=MC_ALPHA)
+def point_vs_pair_draws(part: Mixture) -> st.SearchStrategy[FiniteMixture]:
+    """Seeded draws of the structured sub-family within the part's dimensions (see :func:`point_vs_pair_mixture`)."""
+    @st.composite
+    def draws(draw: Any) -> FiniteMixture:
+        d = draw(st.integers(*part.dims))
+        direction = np.asarray(draw(st.lists(st.floats(-1.0, 1.0), min_size=d, max_size=d)))
+        if not np.linalg.norm(direction) > 1e-6:  # a (nearly) zero draw: take the first axis
+            direction = np.eye(d)[0]
+        return point_vs_pair_mixture(rho_point=draw(st.floats(*POINT_MASS)), far=draw(st.sampled_from(FAR)),
+                                     spread=draw(st.floats(*SPREAD)), direction=direction,
+                                     point_first=draw(st.booleans()))
 
-
-def _fitted_loss(subject: MixtureSubject, arr: MixtureArrays, task: Sequence[int]) -> Any:
-    """Upper bracket of L_sup(f, T): the objective of (3) at the float64 minimizer, in ``arr.xp``."""
-    fit = linear_fit(subject, task)
-    return cl.linear_classifier_loss(arr, task, arr.xp.asarray(fit.W))
-
-
-def _mean(values: list[Any]) -> Any:
-    total = values[0]
-    for v in values[1:]:
-        total = total + v
-    return total / len(values)
-
-
-def _rho_strategy(n_classes: int, uniform: bool | None) -> st.SearchStrategy[np.ndarray]:
-    uniform_rho = st.just(np.full(n_classes, 1.0 / n_classes))
-    if uniform:
-        return uniform_rho
-    # far from uniform: masses whose logs span 12 decades (tiny masses included)
-    raw = st.lists(st.floats(-12.0, 0.0), min_size=n_classes, max_size=n_classes).map(
-        lambda e: np.power(10.0, np.asarray(e))
-    )
-    skewed = raw.map(lambda r: r / r.sum())
-    return st.one_of(uniform_rho, skewed) if uniform is None else skewed
-
-
-@st.composite
-def _mixture_subjects(draw: Any, family: Mixtures) -> MixtureSubject:
-    lo, hi = family.classes
-    if family.with_k:
-        lo = max(lo, 2)
-    n_classes = draw(st.integers(lo, hi))
-    d = draw(st.integers(family.dims[0], family.dims[1]))
-    scale = draw(st.sampled_from(SCALES))
-    rho = draw(_rho_strategy(n_classes, family.uniform))
-    points, weights = [], []
-    for _ in range(n_classes):
-        size = draw(st.integers(1, family.max_support))
-        coords = draw(st.lists(st.floats(-1.0, 1.0), min_size=size * d, max_size=size * d))
-        points.append(np.asarray(coords).reshape(size, d) * scale)
-        raw_w = draw(st.lists(st.floats(0.05, 1.0), min_size=size, max_size=size))
-        weights.append(np.asarray(raw_w) / np.sum(raw_w))
-    mix = FiniteMixture.create(rho, points, weights)
-    n_lo, n_hi = family._n_range(n_classes, sum(mix.support_sizes))
-    N = draw(st.integers(n_lo, n_hi))
-    k = draw(st.integers(1, n_classes - 1)) if family.with_k else 1
-    task: tuple[int, ...] = ()
-    if family.with_task:
-        members = draw(st.lists(st.integers(0, n_classes - 1), min_size=1, unique=True))
-        task = tuple(sorted(members))
-    return MixtureSubject(mix, N=N, k=k, task=task)
+    return draws()

@@ -12,11 +12,23 @@ and back (the adversarial search), hands itself to a backend (``to_backend``), p
 * ``Given(make)`` -- a part drawn conditionally on the sizes and the parts before it:
   ``"k": Given(lambda s: Integer(1, s["mixture"].n_classes - 1))``;
 * ``Mixture(...)`` (:mod:`theorems.subjects.mixture`) -- a labelled finite mixture: classes, masses,
-  class-conditional supports with their weights, embeddings.
+  class-conditional supports with their weights, embeddings;
+  ``Subset(n)`` (same module) -- a non-empty set of indices 0..n-1 (a task: a set of classes).
+* ``Choice(values)``, ``ScalarWithPoints(lo, hi, points=)``, ``Measured(lo)``, ``WideVector(size)``
+  (:mod:`theorems.subjects.reals`) -- a real drawn from levels, a scalar with points drawn often, a
+  measured real (NaN allowed), a vector of reals from 1e-300 to 1e300;
+* ``BallTriplet(size, radius)``, ``SampleTriplets(triplets, samples)``, ``SampleOutputs(samples, cols)``
+  (:mod:`theorems.subjects.triplet_parts`) -- a triplet in a ball (or a step from one), a training set's
+  triplets of sample indices, an encoder's outputs on the samples drawn after a descent;
+* ``Augmentations(samples=, classes=, inputs=)``, ``Encoder(form, data, norm=, r=)``
+  (:mod:`theorems.subjects.augmentation`) -- augmented data (samples with latent classes, masses and finite
+  augmentation sets of inputs) and an encoder's parameters on it (linear, a table of values, one vector per
+  class; normalized to a sphere or per coordinate), which formulas see as ``s.f.arrays`` / ``s.f.setting``.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -468,7 +480,7 @@ class Fixed(Part):
 
     def read(self, data: Any, shape: tuple[int, ...], name: str, where: str) -> Any:
         expected = self.to_json(self.value)
-        if data != expected:
+        if json.dumps(data, sort_keys=True) != json.dumps(expected, sort_keys=True):  # exact types: true is not 1
             raise AssumptionError(f"{where}: field values.{name} = {jf.show(data)} must be {jf.show(expected)}")
         return self.value
 

@@ -25,7 +25,7 @@ from theorems.engine.claim import Assumption, Claim, Kind, Part, Source, Unencod
 from theorems.engine.informative import Informative
 from theorems.engine.logic import Reading, exists, forall
 from theorems.engine.registry import add_structure, register
-from theorems.subjects.augmented import AugmentedFamily
+from theorems.subjects.augmented import augmented_family
 
 FILE = "004_86d461343230f9e1.txt"
 # 2 as a 40-digit Float: sympy pulls sqrt(2) out of the root, and torch.sqrt rejects a Python int
@@ -55,16 +55,16 @@ def source(numbering: str) -> Source:
 
 # -- assumptions ------------------------------------------------------------------------------
 def _norms(s: object) -> np.ndarray:
-    return np.linalg.norm(s.setting.feats, axis=2)  # type: ignore[attr-defined]
+    return np.linalg.norm(aq.setting(s).feats, axis=2)  # type: ignore[arg-type]
 
 
 UNIT_NORM = Assumption("||f|| = 1", "every encoder value has norm 1 (slide 'The InfoNCE loss can be written as')",
                        lambda s: bool(np.all(np.abs(_norms(s) - 1) <= 1e-9)))
-K_PAIR = Assumption("K >= 2", "a pair of classes k != l exists", lambda s: s.setting.n_classes >= 2)
+K_PAIR = Assumption("K >= 2", "a pair of classes k != l exists", lambda s: s.data.n_classes >= 2)
 
 
 def _coord_ok(s: object) -> bool:
-    st = s.setting  # type: ignore[attr-defined]
+    st = aq.setting(s)  # type: ignore[arg-type]
     second = np.sum(np.mean(st.feats ** 2, axis=1) * st.mass[:, None], axis=0)
     return bool(np.all(np.abs(second - 1) <= 1e-9))
 
@@ -74,7 +74,7 @@ COORD_NORM = Assumption("E f_i^2 = 1", "E_x E_{x' in A(x)} f_i(x')^2 = 1 for eac
 
 
 def _lemma1_hyp(s: object) -> bool:
-    return ag.main_good_misclassified(s.setting, s.delta, s.eps)[1] == 0  # type: ignore[attr-defined]
+    return ag.main_good_misclassified(aq.setting(s), s.delta, s.eps)[1] == 0  # type: ignore[attr-defined,arg-type]
 
 
 LEMMA1_HYP = Assumption(
@@ -87,7 +87,7 @@ def theorem2_condition(s: object) -> bool:
     """Theorem 2's hypotheses on a subject: ||f|| = r everywhere (to 1e-9), L finite, the divergence
     condition (every term as printed, numerics/augmented.py:divergence_terms) holding beyond what that
     norm tolerance can move its sides (slack > 1e-6 r^2: ``holds_robustly``)."""
-    st = s.setting  # type: ignore[attr-defined]
+    st = aq.setting(s)  # type: ignore[arg-type]
     r = float(s.r)  # type: ignore[attr-defined]
     if not np.all(np.abs(_norms(s) - r) <= 1e-9 * r):
         return False
@@ -95,7 +95,7 @@ def theorem2_condition(s: object) -> bool:
 
 
 def _theorem2_bound(s: object) -> float:
-    st = s.setting  # type: ignore[attr-defined]
+    st = aq.setting(s)  # type: ignore[arg-type]
     return 1 - ag.sigma_of(st, s.delta)[0] + ag.r_eps(st, s.eps)  # type: ignore[attr-defined]
 
 
@@ -105,7 +105,7 @@ THEOREM2_INFORMATIVE = Informative("(1 - sigma) + R_eps > 0", lambda s: _theorem
 
 
 def _main_good_size(s: object) -> int:
-    return ag.main_good_misclassified(s.setting, s.delta, s.eps)[2]  # type: ignore[attr-defined]
+    return ag.main_good_misclassified(aq.setting(s), s.delta, s.eps)[2]  # type: ignore[attr-defined,arg-type]
 
 
 MAIN_GOOD_NONEMPTY = Informative("(C^0_1 u ... u C^0_K) n S_eps is not empty", lambda s: _main_good_size(s) > 0)
@@ -123,7 +123,7 @@ THEOREM2_HYP = Assumption(
 
 
 def _collapsed(s: object) -> bool:
-    st = s.setting  # type: ignore[attr-defined]
+    st = aq.setting(s)  # type: ignore[arg-type]
     return ag.sigma_of(st, 0.0)[0] == 1.0 and ag.r_eps(st, 0.0) == 0.0 and bool(
         np.all(np.abs(_norms(s) - 1) <= 1e-9))
 
@@ -142,7 +142,7 @@ register(Claim(
     source=source("slide 'The InfoNCE loss can be written as'"),
     statement=parts(Eq(aq.L_nce, aq.L1_nce + aq.L2_nce), labels=[proofs.INFONCE]),
     assumptions=(UNIT_NORM,),
-    subjects=(AugmentedFamily(norm="sphere"), AugmentedFamily(norm="sphere", inputs="clustered", adversary=False),
+    subjects=(augmented_family(norm="sphere"), augmented_family(norm="sphere", inputs="clustered"),
               LEARNED_NCE),
     certificates=(proofs.infonce_decomposition,),
     encoding="L_1 = 1/2 E||f(x1) - f(x2)||^2 - 1 computed from the distances, L_2 = E log(e^{s12} + e^{s1-}), "
@@ -155,8 +155,8 @@ register(Claim(
     prefix=(encoder("encoders with values in R^d, every d (E f_i^2 = 1 or not)"), DATA, forall("lambda", "reals")),
     source=source("slide 'Barlow Twins'"),
     statement=parts(Eq(aq.L_cc, (1 - aq.lam) * aq.L1_cc + aq.lam * aq.L2_cc), labels=[proofs.CROSSCORR]),
-    subjects=(AugmentedFamily(), AugmentedFamily(norm="coord", inputs="clustered", adversary=False), LEARNED_BT,
-              AugmentedFamily(encoder="table", integer=True)),
+    subjects=(augmented_family(), augmented_family(norm="coord", inputs="clustered"), LEARNED_BT,
+              augmented_family(encoder="table", integer=True)),
     certificates=(proofs.crosscorr_decomposition,),
     encoding="lambda in {0, 0.005, 0.5, 1, 2}; C_ij = E_x E_{x1,x2} f_i(x1) f_j(x2) over all |A|^2 ordered "
              "pairs. The identity holds because ||C - I||^2 = sum (1 - C_ii)^2 + sum_{i != j} C_ij^2; it "
@@ -170,7 +170,7 @@ register(Claim(
     statement=parts(Eq(aq.bt_lhs, aq.bt_gram + aq.d_dim - aq.K_cls),
                     Eq(aq.bt_gram + aq.d_dim - aq.K_cls, aq.bt_sum + aq.d_dim - aq.K_cls),
                     labels=[proofs.TRACE_GRAM, proofs.TRACE_SUM]),
-    subjects=(AugmentedFamily(), AugmentedFamily(encoder="table", integer=True), LEARNED_NCE, LEARNED_BT),
+    subjects=(augmented_family(), augmented_family(encoder="table", integer=True), LEARNED_NCE, LEARNED_BT),
     certificates=(proofs.barlow_trace_identity,),
     encoding="U = [sqrt(p_k) mu_k] (d x K); K = 1..4 and d = 1..4, so K > d is included: the identity "
              "holds there too (tr(I_d) - tr(I_K) = d - K, tr(UU^T UU^T) = tr(U^T U U^T U)).",
@@ -182,7 +182,7 @@ register(Claim(
             forall("data", "data distributions with augmentation sets A(x); x, x' independent ('two random samples')")),
     source=source("slide 'Simple Contrastive Loss'"),
     statement=parts(Eq(aq.L2s_pairs, aq.L2s_mean), labels=[proofs.SIMPLE]),
-    subjects=(AugmentedFamily(), AugmentedFamily(norm="sphere", inputs="clustered", adversary=False), LEARNED_NCE),
+    subjects=(augmented_family(), augmented_family(norm="sphere", inputs="clustered"), LEARNED_NCE),
     certificates=(proofs.simple_contrastive,),
     encoding="x and x' independent samples (the print's E_{x,x'}), x1 uniform in A(x), x- uniform in A(x'); "
              "the identity is bilinearity plus that independence.",
@@ -196,7 +196,7 @@ register(Claim(
     statement=parts(Eq(aq.nn_mismatch, 0), Eq(aq.nn_gap, 0),
                     labels=["argmin_k ||f(x) - mu_k|| = argmax_k (W f(x) + b)_k as sets (ties included)",
                             proofs.NN_SCORES]),
-    subjects=(AugmentedFamily(encoder="table", integer=True), AugmentedFamily(), LEARNED_NCE),
+    subjects=(augmented_family(encoder="table", integer=True), augmented_family(), LEARNED_NCE),
     certificates=(proofs.nn_scores,),
     encoding="Both classifiers at every augmented point's embedding; the argmin and argmax sets are compared "
              "in exact rational arithmetic (integer-valued encoders make ties frequent); the second part is "
@@ -212,7 +212,8 @@ register(Claim(
     statement=parts(Ge(aq.bt_lhs, aq.tb_pair + aq.d_dim - aq.K_cls),
                     labels=["||sum p mu mu^T - I_d||^2 >= p_k p_l (mu_k^T mu_l)^2 + d - K (every k != l)"]),
     assumptions=(K_PAIR,),
-    subjects=(AugmentedFamily(classes=(2, 4)), AugmentedFamily(encoder="table", integer=True, classes=(2, 4)), LEARNED_BT),
+    subjects=(augmented_family(classes=(2, 4)), augmented_family(encoder="table", integer=True, classes=(2, 4)),
+              LEARNED_BT),
     encoding="Tested at the pair k != l with the largest p_k p_l (mu_k^T mu_l)^2, i.e. for every pair. By the "
              "identity the slack is the rest of the double sum: the (k, l) term once more, the diagonal terms "
              "(p_k ||mu_k||^2 - 1)^2 and the other off-diagonal terms, all >= 0 (also for K > d).",
@@ -224,7 +225,7 @@ register(Claim(
     source=source("Lemma 2"),
     statement=parts(Le(aq.L_pos, 2 * sqrt(aq.d_dim * aq.L1_cc)), labels=["L_positive <= 2 sqrt(d L_1)"]),
     assumptions=(COORD_NORM,),
-    subjects=(AugmentedFamily(norm="coord"), AugmentedFamily(norm="coord", inputs="clustered", adversary=False),
+    subjects=(augmented_family(norm="coord"), augmented_family(norm="coord", inputs="clustered"),
               LEARNED_BT),
     encoding="f(x') = D W x' with D diagonal such that E_x E_{x'} f_i(x')^2 = 1 exactly (computed in each "
              "backend); L_1 = sum_i (1 - C_ii)^2.",
@@ -247,7 +248,8 @@ register(Claim(
                                        * (aq.L2_cc + aq.tau_bt - (aq.d_dim - aq.K_cls) / 2))),
                     labels=["mu_k^T mu_l <= sqrt(2/(p_k p_l) (L_2 + tau - (d - K)/2))"]),
     assumptions=(K_PAIR,),
-    subjects=(AugmentedFamily(classes=(2, 4)), AugmentedFamily(norm="coord", inputs="clustered", classes=(2, 4)), LEARNED_BT),
+    subjects=(augmented_family(classes=(2, 4)), augmented_family(norm="coord", inputs="clustered", classes=(2, 4)),
+              LEARNED_BT),
     artifacts=(sharp_constants.write_artifact,),
     encoding="tau = ||C - sum_k p_k mu_k mu_k^T||^2, the smallest tau the hypothesis allows (a larger tau "
              "only weakens the bound); tested at the pair k != l with the largest mu_k^T mu_l - bound. The "
@@ -267,17 +269,18 @@ register(Claim(
     source=source("Lemma 1 (Error Rate)"),
     statement=parts(Le(aq.err_G, 1 - aq.sigma + aq.R_eps), labels=["Err(G_f) <= (1 - sigma) + P[not S_eps]"]),
     assumptions=(LEMMA1_HYP,),
-    subjects=(AugmentedFamily(norm="sphere", inputs="clustered"), AugmentedFamily(encoder="table", integer=True), LEARNED_NCE,
-              AugmentedFamily()),
+    subjects=(augmented_family(norm="sphere", inputs="clustered"), augmented_family(encoder="table", integer=True),
+              LEARNED_NCE,
+              augmented_family()),
     encoding="G = G_f, evaluated at f(x) with x the sample's first augmentation (A(x) contains x); sigma = "
              "min_k P[C^0_k]/P[C_k] with C^0_k a maximum-mass clique of {d_A <= delta}; eps and delta drawn "
              "among 0 and the data's own distances; the lemma's hypothesis is checked on every subject.",
 ))
 
 THEOREM2_FAMILIES = (
-    AugmentedFamily(norm="sphere", inputs="separated", radius=True, classes=(2, 4),
+    augmented_family(norm="sphere", inputs="separated", radius=True, classes=(2, 4),
                     name="separated classes toward the divergence condition's boundary (f = r x/||x||)"),
-    AugmentedFamily(norm="sphere", inputs="clustered", radius=True, classes=(2, 4)),
+    augmented_family(norm="sphere", inputs="clustered", radius=True, classes=(2, 4)),
     LEARNED_NCE,
 )
 THEOREM2_ENCODING = (
@@ -311,7 +314,7 @@ def sup_norm_reading(claim_id: str, statement_name: str, tail: tuple[Any, ...] =
                 encoder("Lipschitz encoders with sup_x ||f(x)|| = r"),
                 *THEOREM2_PREFIX[2:], *tail),
         assumptions=(other_readings.THEOREM2_SUP_HYP,),
-        subjects=THEOREM2_FAMILIES + (other_readings.BallWitnesses(),),
+        subjects=THEOREM2_FAMILIES + (other_readings.ball_witnesses(),),
         known_refutation=f"{claim_id}.sup_norm.json")
 
 
@@ -417,7 +420,7 @@ THEOREM1_DERIVED = (
 
 
 def _theorem1_informative(s: object) -> bool:
-    st = s.setting  # type: ignore[attr-defined]
+    st = aq.setting(s)  # type: ignore[arg-type]
     R = ag.r_eps(st, s.eps)  # type: ignore[attr-defined]
     if R <= 0:
         return False
@@ -438,10 +441,10 @@ register(Claim(
         Part(Ge(aq.L_align, 2 * aq.eps_s ** 2 * aq.R_eps / aq.A_size ** 2), proofs.THEOREM1_STEP),
     ),
     assumptions=(EPS_POSITIVE,),
-    subjects=(AugmentedFamily(encoder="table", inputs="aligned",
+    subjects=(augmented_family(encoder="table", inputs="aligned",
                               name="nearly aligned encoders (a few samples spread their augmentations)"),
-              AugmentedFamily(norm="sphere"), AugmentedFamily(norm="sphere", inputs="clustered"), LEARNED_NCE,
-              AugmentedFamily()),
+              augmented_family(norm="sphere"), augmented_family(norm="sphere", inputs="clustered"), LEARNED_NCE,
+              augmented_family()),
     certificates=(proofs.theorem1_algebra,),
     derived=THEOREM1_DERIVED,
     encoding="eta(eps) = O(1/eps) has an unspecified constant. For finite uniform augmentation sets a sample "
@@ -485,7 +488,7 @@ register(Claim(
     literal="the special case the clause 'tau = 0 when sigma = 1, delta = 0, eps = 0, R_eps = 0' determines: not a "
             "separate statement but the value of Theorem 3's tau at one point of its arguments (the theorem itself "
             "is stated for every (sigma, delta) and every eps > 0: huang.theorem3.general)",
-    subjects=(AugmentedFamily(encoder="collapsed", classes=(2, 4)),),
+    subjects=(augmented_family(encoder="collapsed", classes=(2, 4)),),
     vacuity=(proofs.theorem3_collapsed_never_binds,),
     encoding="Only the case the slides determine: sigma = 1, delta = 0, eps = 0, R_eps = 0, where tau = 0 and "
              "exp(1 - eps) = e. Subjects: every augmented input of class k embeds to the unit vector v_k and "
@@ -508,8 +511,8 @@ register(Claim(
     literal="the sentence as printed: tau a function of (sigma, delta, eps, R_eps)",
     readings=(Reading(*THEOREM3_TAU_DEPENDS, prefix=THEOREM3_GENERAL_HEAD + (
         exists("tau", THEOREM3_TAU_TEXT, depends_on=("f", "L", "data", "sigma, delta", "eps")),)),),
-    subjects=(AugmentedFamily(encoder="table", norm="sphere", classes=(2, 4)),
-              AugmentedFamily(norm="sphere", inputs="clustered", classes=(2, 4), adversary=False), LEARNED_NCE),
+    subjects=(augmented_family(encoder="table", norm="sphere", classes=(2, 4)),
+              augmented_family(norm="sphere", inputs="clustered", classes=(2, 4)), LEARNED_NCE),
     vacuity=(proofs.theorem3_never_binds,),
     encoding="tau(eps, sigma, delta) is unspecified beyond tau >= 0, and the printed bound "
              "log(exp((L_2 + tau)/(p_k p_l)) - exp(1 - eps)) increases with tau and with eps (exp(1 - eps) "

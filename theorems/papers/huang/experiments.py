@@ -18,9 +18,11 @@ from numerics import augmented as ag
 from training.snapshots import RunSpec, Snapshot, run_snapshots, training_seed
 from theorems.engine.claim import RunContext
 from theorems.engine.figures import save_figure, subplots
-from theorems.subjects.augmented import AugmentedFamily, AugSubject, build
 from theorems.engine.prerequisite import Prerequisite
-from theorems.subjects.learned import Learned, trained_runs
+from theorems.subjects import Family, Snapshots, Subject
+from theorems.subjects.augmentation import AugmentedData
+from theorems.subjects.augmented import KNOBS, RADII, learned_family, make_subject, separated_plan, setting
+from theorems.subjects.learned import trained_runs
 
 SEEDS = (0, 1, 2)
 EPS = 0.5  # S_eps: every pair of a sample's augmentations within 0.5 in the embedding
@@ -45,52 +47,44 @@ def delta_for(inputs: np.ndarray, labels: np.ndarray) -> float:
     return float(np.median(dist[same]))
 
 
-def subject(snap: Snapshot, norm: str) -> AugSubject:
+def subject(snap: Snapshot, norm: str) -> Subject:
     n = snap.labels.size
-    return build(snap.labels, np.full(n, 1.0 / n), snap.aug_inputs, 10, "table", norm, None, snap.aug_feats,
-                 r=1.0, lam=LAMBDA, eps=EPS, delta=delta_for(snap.aug_inputs, snap.labels))
+    data = AugmentedData.create(snap.labels, np.full(n, 1.0 / n), snap.aug_inputs, 10)
+    return make_subject("table", norm, data, snap.aug_feats, r=1.0, lam=LAMBDA, eps=EPS,
+                        delta=delta_for(snap.aug_inputs, snap.labels), samples=False, source=snap.describe())
 
 
-class LearnedAugmented(Learned, AugmentedFamily):
-    """Snapshots of InfoNCE ("sphere") or cross-correlation ("coord") runs on digits."""
+def learned_augmented(loss: str) -> Family:
+    """Snapshots of InfoNCE ("sphere": ||f|| = 1) or cross-correlation ("coord": E f_i^2 = 1) runs on digits, as
+    table encoders with K = 10 digits (the random families' K <= 4 would reject every snapshot)."""
+    norm = "sphere" if loss == "infonce" else "coord"
 
-    def __init__(self, loss: str) -> None:
-        norm = "sphere" if loss == "infonce" else "coord"
-        # K = 10 digits: the random families' K <= 4 would reject every snapshot in validate()
-        super().__init__(encoder="table", norm=norm, classes=(1, 10),
-                         name=f"learned encoders (digits, {loss}, two views)")
-        self.loss = loss
-
-    def cheap_to_confirm(self, subject: AugSubject) -> bool:
-        # n = 50 samples, |A| = 3, d = 16: InfoNCE has 67 500 terms; candidates are still confirmed
-        return False
-
-    def prerequisites(self, quick: bool, seed: int) -> list[Prerequisite]:
-        return trained_runs(_runs(self.loss, quick), seed)  # _runs(..., 0): the runs' own seeds
-
-    def exhaustive(self, quick: bool = False) -> Iterable[AugSubject]:
-        for spec in _runs(self.loss, quick, self.seed):
+    def subjects(quick: bool, seed: int) -> Iterable[Subject]:
+        for spec in _runs(loss, quick, seed):
             for snap in run_snapshots(spec):
-                yield subject(snap, self.norm)
+                yield subject(snap, norm)
 
-    def shrink(self, subject: AugSubject) -> Iterable[AugSubject]:
-        return ()
+    def prerequisites(quick: bool, seed: int) -> list[Prerequisite]:
+        return trained_runs(_runs(loss, quick), seed)  # _runs(..., 0): the runs' own seeds
+
+    return learned_family(f"learned encoders (digits, {loss}, two views)", norm, LAMBDA,
+                          Snapshots(subjects, prerequisites))
 
 
-def learned_families() -> tuple[LearnedAugmented, LearnedAugmented]:
-    return LearnedAugmented("infonce"), LearnedAugmented("barlow")
+def learned_families() -> tuple[Family, Family]:
+    return learned_augmented("infonce"), learned_augmented("barlow")
 
 
 def sigma_and_theorem2(ctx: RunContext) -> str:
     """The plots of the report: sigma against delta, and the Theorem 2 bound against Err(G_f)."""
     out_dir, quick = ctx.out_dir, ctx.quick
     snaps = [s for spec in _runs("infonce", quick, ctx.seed) for s in run_snapshots(spec)]
-    first = subject(snaps[0], "sphere")
-    deltas = np.quantile(ag.augmentation_distance(first.setting), np.linspace(0.02, 1.0, 15))
-    sigmas = [ag.sigma_of(first.setting, float(d))[0] for d in deltas]
+    first = setting(subject(snaps[0], "sphere"))
+    deltas = np.quantile(ag.augmentation_distance(first), np.linspace(0.02, 1.0, 15))
+    sigmas = [ag.sigma_of(first, float(d))[0] for d in deltas]
     points = []
     for snap in snaps:
-        s = subject(snap, "sphere").setting
+        s = setting(subject(snap, "sphere"))
         sigma, _ = ag.sigma_of(s, delta_for(snap.aug_inputs, snap.labels))
         err = ag.classification_error(s, ag.nn_predict(s))
         points.append((snap.describe(), (1 - sigma) + ag.r_eps(s, EPS), err))
@@ -127,8 +121,6 @@ def sigma_and_theorem2(ctx: RunContext) -> str:
 def theorem2_boundary(ctx: RunContext) -> str:
     """Theorem 2 where it says something: separated subjects pushed toward the divergence condition's
     boundary (seeded by the audit seed), their bound (1 - sigma) + R_eps against Err(G_f)."""
-    from theorems.subjects.augmented import KNOBS, RADII, separated_plan
-
     rng = np.random.default_rng([ctx.seed, 2023])
     n = 24 if ctx.quick else 80
     rows = []

@@ -2,7 +2,7 @@
 
 * **Theorem 2, "encoder f with norm r" read as the norm of the function f** (sup_x ||f(x)|| = r: every
   value in the ball of radius r, some on its sphere) instead of ||f(x)|| = r for every x (the literal
-  reading, the slides' "(||f|| = 1)" of the InfoNCE slide). :class:`BallWitnesses` lists constructed
+  reading, the slides' "(||f|| = 1)" of the InfoNCE slide). :func:`ball_witnesses` lists constructed
   subjects of that wider class: two classes that share one embedded point v inside the ball, and one
   light sample of class 1, far away in the input space (so L stays small), embedded on the sphere. The
   class centres then differ a little, the divergence condition holds, sigma is 1 - 2m and R_0 = 0, so
@@ -15,59 +15,68 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+import math
+from typing import Any
 
 import numpy as np
 import sympy
+from hypothesis import strategies as st
 
 from numerics import augmented as ag
 from numerics.backend import FLOAT
 from theorems.engine.claim import Assumption, RunContext
 from theorems.engine.experiment import Growth
-from theorems.subjects.augmented import AugmentedFamily, AugSubject, build
+from theorems.subjects import Choice, Family, Fixed, Subject
+from theorems.subjects.augmentation import AugmentedData, Augmentations
+from theorems.subjects.augmented import QUANTITIES, augmented_parts, make_subject, setting
 
 # -- Theorem 2 under the sup-norm reading ------------------------------------------------------------
 BALL_NORMS = (0.5, 0.7)  # the norm of the shared point v (r = 1)
 BALL_MASSES = (1e-3, 1e-2)  # the mass m of the class-1 sample on the sphere
 
 
-def ball_witness(inner: float, m: float, d: int = 2) -> AugSubject:
+def ball_witness(inner: float, m: float, d: int = 2) -> Subject:
     """K = 2, |A(x)| = 1 (so R_0 = 0), r = 1: class 0 = one sample at v = (inner, 0, ...), class 1 = one
     sample at v (mass 1/2 - m) and one at e_2 (mass m, norm exactly 1, input 100 away); eps = delta = 0."""
-    labels = np.array([0, 1, 1])
-    mass = np.array([0.5, 0.5 - m, m])
-    inputs = np.array([[[0.0]], [[1.0]], [[100.0]]])
-    raw = np.zeros((3, 1, d))
-    raw[0, 0, 0] = raw[1, 0, 0] = inner
-    raw[2, 0, 1] = 1.0
-    return build(labels, mass, inputs, 2, "table", "none", None, raw, 1.0, 0.0, 0.0, 0.0)
+    data = AugmentedData.create([0, 1, 1], [0.5, 0.5 - m, m], [[[0.0]], [[1.0]], [[100.0]]], 2)
+    table = np.zeros((3, 1, d))
+    table[0, 0, 0] = table[1, 0, 0] = inner
+    table[2, 0, 1] = 1.0
+    return make_subject("table", "none", data, table, r=1.0, lam=0.0, eps=0.0, delta=0.0, samples=False)
 
 
-class BallWitnesses(AugmentedFamily):
-    """Encoders with values in the ball of radius r = 1, some on its sphere (sup-norm reading of
-    Theorem 2): the constructed subjects of :func:`ball_witness` (an exhaustive list, no random draws)."""
+BALL_WITNESSES = tuple(ball_witness(inner, m) for inner in BALL_NORMS for m in BALL_MASSES)
 
-    def __init__(self) -> None:
-        super().__init__(encoder="table", norm="none", classes=(2, 4), adversary=False,
-                         name="ball-valued encoders, one class-1 sample on the sphere (sup-norm reading)")
 
-    def strategy(self) -> None:  # type: ignore[override]
-        return None
+def _ball_data(n: int | None, part: Augmentations) -> st.SearchStrategy[AugmentedData]:
+    """The witnesses' data, each carrying its table (the family draws only its constructed subjects)."""
+    return st.sampled_from([AugmentedData.create(w.data.labels, w.data.mass, w.data.inputs, w.data.n_classes,
+                                                 planned={"f": w.f}) for w in BALL_WITNESSES])
 
-    def exhaustive(self, quick: bool = False) -> Iterable[AugSubject]:
-        for inner in BALL_NORMS:
-            for m in BALL_MASSES:
-                yield ball_witness(inner, m)
+
+def ball_witnesses() -> Family:
+    """Encoders with values in the ball of radius r = 1, some on its sphere (sup-norm reading of Theorem 2):
+    the constructed subjects of :func:`ball_witness` (a fixed list: the examples, and every draw one of them).
+    Its domain is every table encoder with K = 2..4, n <= 8, |A(x)| <= 3, m <= 3, d <= 4 (what a witness of
+    it may be); r = 1, lambda and eps, delta >= 0 as the witnesses have them (0)."""
+    name = "ball-valued encoders, one class-1 sample on the sphere (sup-norm reading)"
+    zero = Choice((0.0,), lo=0.0, hi=math.inf)
+    parts = augmented_parts("table", "none", Augmentations(samples=None, classes=(2, 4), inputs=_ball_data),
+                            Fixed(1.0), zero, zero, zero, search=False, samples=None)
+    listed = Family(name, {}, parts, QUANTITIES)
+    # constructed subjects: no gradient search
+    return Family(name, {}, parts, QUANTITIES, examples=[listed.to_json(w) for w in BALL_WITNESSES], adversary=False)
 
 
 def _sup_norm_condition(s: Any) -> bool:
     """sup_x ||f(x')|| = r (to 1e-9 relative, no value above it) and the divergence condition with that r,
     holding by more than 1e-6 r^2 (as for the literal reading)."""
-    norms = np.linalg.norm(s.setting.feats, axis=2)
+    st_ = setting(s)
+    norms = np.linalg.norm(st_.feats, axis=2)
     r = float(s.r)
     if not (np.all(norms <= r * (1 + 1e-9)) and abs(float(np.max(norms)) - r) <= 1e-9 * r):
         return False
-    return ag.divergence_terms(s.setting, r, s.delta, s.eps).holds_robustly
+    return ag.divergence_terms(st_, r, s.delta, s.eps).holds_robustly
 
 
 THEOREM2_SUP_HYP = Assumption(

@@ -3,8 +3,9 @@
 Each function returns a :class:`~numerics.certificate.Certificate` that says what was proved and on
 which domain: "all N_C, N" when it was proved with symbolic sizes or in Coq by induction, or a finite
 range when it was proved size by size (``complete=False``). The Coq certificates (``*_coq``, listed per
-claim in :data:`COQ_CERTIFICATES`) are formal proofs checked by ``coqc``; a statement may carry several
-certificates.
+claim in :data:`COQ_CERTIFICATES`) are formal proofs checked by ``coqc``. Each fact keeps its strongest
+certificate (the one covering the printed domain, e.g. Coq by induction) and at most one independent
+cross-check (z3 for small n, interval boxes, a finite enumeration).
 """
 
 from __future__ import annotations
@@ -198,11 +199,6 @@ def softmax_curvature_interval() -> Certificate:
     return covering(provers.softmax2_curvature_le_half(), SOFTMAX_CURVATURE)
 
 
-def softmax_curvature_smt() -> Certificate:
-    """The same fact as a polynomial inequality, by z3."""
-    return covering(provers.softmax2_curvature_smt(), SOFTMAX_CURVATURE)
-
-
 def d2cos_norm_symbolic() -> Certificate:
     """||A_i A_j^T + A_j A_i^T|| = 1 for every d: S = that matrix is symmetric with S^2 = P, a
     non-zero orthogonal projector (identity on blocks i and j), so its eigenvalues are in {-1, 0, 1}."""
@@ -285,17 +281,13 @@ def softplus_bounds_interval() -> Certificate:
     )
 
 
-# -- log-sum-exp facts: SMT for n <= 6 and interval boxes (finite ranges: complete=False) ---------
+# -- log-sum-exp facts: SMT for n <= 6, the cross-check of the Coq proofs (finite ranges: complete=False) -----
 LSE_MAX = ("max(x) <= LSE(x)", "LSE(x) <= max(x) + log n")
 LSE_PAIRWISE = ("LSE(x) = LSE(LSE(x1,x2),...)", "LSE(LSE pairs) <= max_j LSE(pair j) + log n")
 
 
 def lse_max_bounds_smt() -> Certificate:
     return covering(provers.lse_max_bounds_smt(), *LSE_MAX)
-
-
-def lse_max_bounds_boxes() -> Certificate:
-    return covering(provers.lse_bounds_box(3, -50, 50), *LSE_MAX)
 
 
 def lse_nonneg_smt() -> Certificate:
@@ -355,11 +347,6 @@ def softmax_curvature_coq() -> Certificate:
     return covering(provers.softmax2_curvature_coq(), SOFTMAX_CURVATURE)
 
 
-def neg_log1m_coq() -> Certificate:
-    """-log(1-x) <= x/(1-x) on [0, 1/2] (Coq): the range the proof uses, not the printed 0 <= x < 1."""
-    return replace(covering(provers.neg_log1m_le_ratio_coq(), NEG_LOG), complete=False)
-
-
 def ratio_le_twice_coq() -> Certificate:
     """x/(1-x) <= 2x on [0, 1/2] (Coq)."""
     return covering(provers.ratio_le_twice_coq(), RATIO)
@@ -373,12 +360,6 @@ def softplus_bounds_coq() -> Certificate:
 def coupon_mean_coq() -> Certificate:
     """E[T] = N_C H_{N_C} for every N_C, from the geometric stages (Coq + Coquelicot)."""
     return covering(provers.coupon_mean_coq(), COUPON_MEAN)
-
-
-def coupon_variance_coq() -> Certificate:
-    """Var(T) = N_C^2 H^(2)_{N_C} - N_C H_{N_C} for every N_C (Coq). It is not the printed value, so it
-    covers no part of merad.coupon.variance: it is the correct formula beside the refuted one."""
-    return provers.coupon_variance_coq()
 
 
 def tau_plus_uniform_coq() -> Certificate:
@@ -395,7 +376,7 @@ COQ_CERTIFICATES = {
     "merad.lse.pairwise": (lse_pairwise_coq,),
     "merad.lse.restriction": (lse_restriction_coq,),
     "merad.lemma3.steps": (softmax_curvature_coq,),
-    "merad.lemma7.steps": (neg_log1m_coq, ratio_le_twice_coq),
+    "merad.lemma7.steps": (ratio_le_twice_coq,),
     "merad.softplus.limits": (softplus_bounds_coq,),
     "merad.coupon.mean": (coupon_mean_coq,),
     "merad.tau_plus": (tau_plus_uniform_coq,),

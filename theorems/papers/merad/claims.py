@@ -25,11 +25,12 @@ from theorems.engine.claim import Assumption, Claim, ExperimentClaim, Kind, Part
 from theorems.engine.informative import Informative
 from theorems.engine.logic import Reading, exists, forall
 from theorems.engine.registry import add_structure, register
-from theorems.subjects.coupons import BETA_GRID, ClassDraws, Coupons, KSubsets
+from theorems.subjects.coupons import BETA_GRID, class_draws, coupon_collector, k_subsets
 from theorems.subjects.learned import NormSnapshots
 from theorems.papers.merad import training_sets as ts
 from theorems.papers.merad.training_sets import LearnedTrainingSets, TrainingSets
-from theorems.subjects.mixtures import Mixtures
+from theorems.subjects.mixtures import mixture_family
+from theorems.papers.merad import proof_quantities as pq
 from theorems.subjects.triplets import Scalars, Triplets
 from theorems.subjects.vectors import Vectors
 
@@ -56,13 +57,13 @@ RHO_UNIFORM = Assumption(
 )
 K_RANGE = Assumption(
     "2 <= k+1 <= N_C", "tasks are (k+1)-way with 2 <= k+1 <= N_C (Proposition 1)",
-    lambda s: 2 <= s.k + 1 <= s.n_classes,
+    lambda s: 2 <= s.k + 1 <= s.mixture.n_classes,
 )
 N_COVERS = Assumption(
     "N >= N_C",
     "p_cc(N) > 0, i.e. N >= N_C: the printed N = Omega(N_C log N_C) is asymptotic; the inequality "
     "is checked for every N at which its right side is finite",
-    lambda s: s.N >= s.n_classes,
+    lambda s: s.N >= s.mixture.n_classes,
 )
 SOME_NONNEGATIVE = Assumption(
     "some x_i >= 0", "one of the arguments of LSE is >= 0", lambda s: bool(np.max(s.x) >= 0)
@@ -75,7 +76,7 @@ register(Claim(
     source=source("proof of Lemma 1 = Lemma 3.1"),
     statement=parts(Le(vec.max_x, vec.lse_x), Le(vec.lse_x, vec.max_x + log(vec.n)), labels=proofs.LSE_MAX),
     subjects=(Vectors(),),
-    certificates=(proofs.lse_max_bounds_smt, proofs.lse_max_bounds_boxes,
+    certificates=(proofs.lse_max_bounds_smt,
                   *proofs.COQ_CERTIFICATES["merad.lse.max_bounds"]),
     prefix=(forall("n", "integers n >= 1"), forall("x", "R^n")),
     encoding="x in R^n, n = 1..10, entries from 1e-300 to 1e300 in magnitude.",
@@ -121,7 +122,7 @@ register(Claim(
     source=source("remark after (5)", (HAL,)),
     statement=parts(Le(mx.L_sup_T, mx.L_sup_mu_T), labels=["L_sup(f,T) <= L^mu_sup(f,T)"]),
     assumptions=(RHO_POSITIVE,),
-    subjects=(Mixtures(with_task=True, classes=(1, 4)),),
+    subjects=(mixture_family(with_task=True, classes=(1, 4)),),
     certificates=(proofs.sup_le_mean_feasibility,),
     prefix=(SETTING, ENCODER, forall("T", "tasks: non-empty subsets of C")),
     encoding="T any non-empty subset of C; L_sup is bracketed from above by the objective of (3) "
@@ -137,7 +138,7 @@ register(Claim(
         labels=["L_sup(f,C) <= L^mu_sup(f,C)", "L^mu_sup(f,C) <= L_un(f)/p_min + log N_C"],
     ),
     assumptions=(RHO_POSITIVE,),
-    subjects=(Mixtures(classes=(1, 4)), experiments.learned_section3()),
+    subjects=(mixture_family(classes=(1, 4)), experiments.learned_section3()),
     prefix=(SETTING, ENCODER),
     encoding="'For any encoder f' in Section 3's setting (rho(c) > 0 for all c): every setting and encoder are "
              "universal; one reading.",
@@ -152,7 +153,7 @@ register(Claim(
         labels=["L_sup(f,C) <= L^mu_sup(f,C)", "L^mu_sup(f,C) <= L^N_un(f)/p_cc(N)"],
     ),
     assumptions=(RHO_POSITIVE, N_COVERS),
-    subjects=(Mixtures(classes=(1, 3), negatives=(1, 6), n_at_least_classes=True, structured=0.3),
+    subjects=(mixture_family(classes=(1, 3), negatives=(1, 6), n_at_least_classes=True, structured=0.3),
               experiments.learned_section3(negatives=True, every_step=False)),
     prefix=(SETTING,
             exists("c_N", "c_N > 0", depends_on=(), asymptotic="N = Omega(N_C log N_C)"),
@@ -167,10 +168,10 @@ register(Claim(
              "+infinity (L^N_un > 0), which nothing can violate. So the readings of the constant cannot disagree "
              "and are not checked apart; the inequality is tested at every N >= N_C (where p_cc(N) > 0), which "
              "includes every N the hypothesis could allow. L^N_un by exact enumeration of the "
-             "negative multisets. Part of the random draws (an integer draw 0..99 below 30) and 30% of "
-             "the adversarial starts come from the structured two-class sub-family "
-             "mixtures.point_vs_pair (a point mass far out, a symmetric pair near the origin), where "
-             "the right inequality is nearly tight.",
+             "negative multisets. 30% of the draws (an integer draw 0..99 below 30) come from the structured "
+             "two-class sub-family mixtures.point_vs_pair (a point mass far out, a symmetric pair near the "
+             "origin), where the right inequality is nearly tight; the adversary starts from draws of the same "
+             "strategy.",
 ))
 
 # -- Proposition 1 = Proposition 2 = Proposition 3.3 -------------------------------------------
@@ -183,8 +184,8 @@ register(Claim(
         labels=["L_sup,k <= L^mu_sup,k", "L^mu_sup,k <= k/(1-tau+) (L_un - tau+)"],
     ),
     assumptions=(RHO_UNIFORM, K_RANGE),
-    subjects=(Mixtures(uniform=True, with_k=True, classes=(2, 4)),
-              experiments.learned_section3(uniform=True, ks=(1, 9), every_step=False)),
+    subjects=(mixture_family(uniform=True, with_k=True, classes=(2, 4), quantities=pq.QUANTITIES),
+              experiments.learned_section3(uniform=True, ks=(1, 9), every_step=False, quantities=pq.QUANTITIES)),
     known_refutation="merad.prop1.part1.json",
     prefix=(forall("N_C", "integers N_C >= 2 (the classes C, rho uniform on C)"),
             forall("D_c", "class distributions D_c on X"), forall("k", "integers with 2 <= k + 1 <= N_C"),
@@ -204,7 +205,7 @@ register(Claim(
         labels=["L_sup,k <= L^mu_sup,k", "L^mu_sup,k <= k/(1-tau+_N) (L^N_un - tau+_N log(N+1))"],
     ),
     assumptions=(RHO_UNIFORM, K_RANGE),
-    subjects=(Mixtures(uniform=True, with_k=True, classes=(2, 4), negatives=(1, 5)),
+    subjects=(mixture_family(uniform=True, with_k=True, classes=(2, 4), negatives=(1, 5)),
               experiments.learned_section3(uniform=True, ks=(1, 9), every_step=False),
               experiments.learned_section3(uniform=True, ks=(1, 9), negatives=True, every_step=False)),
     prefix=(forall("N_C", "integers N_C >= 2 (the classes C, rho uniform on C)"),
@@ -218,7 +219,7 @@ register(Claim(
         prefix=(SETTING, forall("N", "integers N >= 1 (negatives)"),
                 forall("k", "integers with 2 <= k + 1 <= N_C"), ENCODER),
         assumptions=(RHO_POSITIVE, K_RANGE),
-        subjects=(Mixtures(uniform=False, with_k=True, classes=(2, 4), negatives=(1, 5)),)),),
+        subjects=(mixture_family(uniform=False, with_k=True, classes=(2, 4), negatives=(1, 5)),)),),
     encoding="As printed: 'Assume that rho is uniform over C and that 2 <= k+1 <= N_C. Then any encoder f "
              "satisfies ...' -- N is the number of negatives of the loss the sentence considers first. The other "
              "reading drops the uniformity (Section 3.2 says it assumes it 'only in this Section').",
@@ -230,15 +231,17 @@ register(Claim(
     source=source("remark after Proposition 1; proof of Proposition 2 (2) = Proposition 3.3 (2)"),
     statement=(
         *parts(Eq(cp.P_all_same, cp.sum_rho_pow), labels=[proofs.TAU_GENERAL]),
-        Part(Eq(cp.P_all_same, mx.N_C ** (-mx.N)), proofs.TAU_UNIFORM, applies=lambda s: s.uniform),
+        Part(Eq(cp.P_all_same, cp.N_C ** (-cp.N)), proofs.TAU_UNIFORM, applies=cp.uniform_rho),
     ),
-    subjects=(ClassDraws(),),
+    subjects=(class_draws(),),
     certificates=(proofs.tau_plus_uniform, proofs.tau_plus_independence, proofs.tau_plus_general,
                   *proofs.COQ_CERTIFICATES["merad.tau_plus"]),
     prefix=(forall("N_C", "integers N_C >= 1"), forall("rho", "distributions on the N_C classes"),
             forall("N", "integers N >= 1")),
-    encoding="P(c_i = c for all i) is computed by enumerating all (N+1)-tuples of classes; the "
-             "second part applies to uniform rho only. The sentence after Proposition 1 says both equalities "
+    encoding="P(c_i = c for all i) is computed from its definition, the probability that the N+1 i.i.d. draws "
+             "c, c_1..c_N are one class, as an expectation over every multiset of the N+1 draws with its "
+             "multinomial mass (numerics.draws.over_draws); the second part applies to uniform rho only. The "
+             "sentence after Proposition 1 says both equalities "
              "'whenever rho is uniform'; the proof of Proposition 2 (2) writes the first for the rho of the setting. "
              "The claim checks the first for every rho, which contains the uniform case: one reading (the narrower "
              "one is implied).",
@@ -248,11 +251,11 @@ register(Claim(
     id="merad.prop1.rearrangement", kind=Kind.IDENTITY,
     source=source("proof of Proposition 3.3 (the displays are lost in the HAL text)", (CONF,)),
     statement=parts(
-        Eq(cp.count_min, binomial(mx.N_C - 2, mx.k - 1)), Eq(cp.count_max, binomial(mx.N_C - 2, mx.k - 1)),
-        Eq(cp.subset_average, mx.k / (mx.N_C - 1) * cp.sum_values),
+        Eq(cp.count_min, binomial(cp.N_C - 2, cp.k - 1)), Eq(cp.count_max, binomial(cp.N_C - 2, cp.k - 1)),
+        Eq(cp.subset_average, cp.k / (cp.N_C - 1) * cp.sum_values),
         labels=[*proofs.REARRANGE_COUNTS, proofs.REARRANGE_AVERAGE],
     ),
-    subjects=(KSubsets(),),
+    subjects=(k_subsets(),),
     certificates=(proofs.rearrangement_ratio, proofs.rearrangement_counts,
                   *proofs.COQ_CERTIFICATES["merad.prop1.rearrangement"]),
     prefix=(forall("N_C", "integers N_C >= 2"), forall("c", "classes of C"),
@@ -263,8 +266,8 @@ register(Claim(
 register(Claim(
     id="merad.coupon.mean", kind=Kind.IDENTITY,
     source=source("Section 3.1, after Lemma 2", (HAL,)),
-    statement=parts(Eq(cp.E_T, mx.N_C * harmonic(mx.N_C)), labels=["E[T] = N_C H_{N_C}"]),
-    subjects=(Coupons(),),
+    statement=parts(Eq(cp.E_T, cp.N_C * harmonic(cp.N_C)), labels=["E[T] = N_C H_{N_C}"]),
+    subjects=(coupon_collector(),),
     certificates=(proofs.coupon_mean, *proofs.COQ_CERTIFICATES["merad.coupon.mean"]),
     prefix=(forall("N_C", "integers N_C >= 1 (rho uniform on the N_C coupons)"),),
     encoding="E[T] computed exactly (rational) from the decomposition of T into geometric stages; "
@@ -275,15 +278,15 @@ register(Claim(
 register(Claim(
     id="merad.coupon.variance", kind=Kind.IDENTITY,
     source=source("Section 3.1, after Lemma 2 ('respectively given by')", (HAL,)),
-    statement=parts(Eq(cp.Var_T, (mx.N_C * pi) ** 2 / 6), labels=["Var(T) = (N_C pi)^2/6"]),
-    subjects=(Coupons(),),
+    statement=parts(Eq(cp.Var_T, (cp.N_C * pi) ** 2 / 6), labels=["Var(T) = (N_C pi)^2/6"]),
+    subjects=(coupon_collector(),),
     known_refutation="merad.coupon.variance.json",
     prefix=(forall("N_C", "integers N_C >= 1 (rho uniform on the N_C coupons)"),),
     readings=(Reading(
         "an upper bound on the variance",
         "Motwani and Raghavan, cited for it, give pi^2 N_C^2/6 as a bound; the Chebyshev step after it needs only "
         "Var(T) <= (N_C pi)^2/6",
-        statement=parts(Le(cp.Var_T, (mx.N_C * pi) ** 2 / 6), labels=["Var(T) <= (N_C pi)^2/6"]),
+        statement=parts(Le(cp.Var_T, (cp.N_C * pi) ** 2 / 6), labels=["Var(T) <= (N_C pi)^2/6"]),
         known_refutation=""),),
     literal="'respectively given by': the variance of T equals (N_C pi)^2/6",
     notes="The exact variance is N_C^2 H^(2)_{N_C} - N_C H_{N_C} < (N_C pi)^2 / 6: the printed value "
@@ -296,7 +299,7 @@ register(Claim(
     statement=parts(Le(cp.P_dev, pi ** 2 / (6 * cp.beta ** 2)),
                     labels=["P(|T - N_C H_N_C| >= beta N_C) <= pi^2/(6 beta^2)"]),
     assumptions=(BETA_POSITIVE,),
-    subjects=(Coupons(beta_grid=BETA_GRID),),
+    subjects=(coupon_collector(beta_grid=BETA_GRID),),
     prefix=(forall("N_C", "integers N_C >= 1 (rho uniform on the N_C coupons)"), forall("beta", "reals beta > 0")),
     encoding="'for any beta > 0' (one reading). P computed exactly from the distribution of T (uniform rho) for every N_C <= 1000 on a "
              "grid of beta, plus random (N_C, beta).",
@@ -305,12 +308,13 @@ register(Claim(
 
 # == Section 4: the fixed-triplet loss (11) ===================================================
 def _in_ball(s: object) -> bool:
-    z, step, C = s.z, s.step, s.C  # type: ignore[attr-defined]
-    return bool(np.all(np.linalg.norm(z, axis=1) <= C) and np.all(np.linalg.norm(z + step, axis=1) <= C))
+    # z_next = z + z', the point after the step (theorems.subjects.triplets)
+    z, z_next, C = s.z, s.z_next, s.C  # type: ignore[attr-defined]
+    return bool(np.all(np.linalg.norm(z, axis=1) <= C) and np.all(np.linalg.norm(z_next, axis=1) <= C))
 
 
 # at z' = 0 both sides of (12) are l(z), whatever the constant: such a subject checks nothing
-STEP_NONZERO = Informative("z' != 0", lambda s: bool(np.any(s.step != 0)))
+STEP_NONZERO = Informative("z' != 0", lambda s: bool(np.any(s.z_next != s.z)))
 IN_BALL = Assumption("z, z + z' in B^3", "max_j ||z_j|| <= C and max_j ||z_j + z'_j|| <= C (Lemma 3)", _in_ball)
 
 
@@ -386,7 +390,7 @@ register(Claim(
                 "||Hess l|| <= 2 + 8 max_ij ||z_i|| ||z_j|| (read as <=)"],
     ),
     subjects=(Triplets("ball"), Triplets("near_optimal")),
-    certificates=(proofs.softmax_curvature_interval, proofs.softmax_curvature_smt, proofs.d2cos_norm_symbolic,
+    certificates=(proofs.softmax_curvature_interval, proofs.d2cos_norm_symbolic,
                   proofs.lemma3_gradient_symbolic, proofs.lemma3_dcos_norms, proofs.lemma3_hessian_symbolic,
                   proofs.lemma3_curvature_norms, *proofs.COQ_CERTIFICATES["merad.lemma3.steps"]),
     prefix=(forall("d", "integers d >= 1"), forall("z", "(R^d)^3, v = softmax(z_1^T z_2, z_1^T z_3)")),
@@ -480,7 +484,7 @@ register(Claim(
             forall("x", "reals 0 <= x < 1 (-log(1-x) <= x/(1-x), as printed); 0 <= x <= 1/2 (x/(1-x) <= 2x, "
                    "where the proof uses it: x = v_2 <= eps/eta < 1/2)")),
     encoding="One reading per step. The inequality -log(1-x) <= x/(1-x) is printed 'for 0 <= x < 1' and is "
-             "checked and certified there (the interval and Coq certificates cover [0, 1/2] only, the range the "
+             "checked and certified there (the interval certificate covers [0, 1/2] only, the range the "
              "proof uses, and say so); x/(1-x) <= 2x holds on [0, 1/2] only, which 'the assumption that "
              "eps < eta/2' gives.",
 ))

@@ -23,8 +23,8 @@ from theorems.engine.claim import RunContext
 from theorems.engine.experiment import ExperimentOutcome, Growth, Observation, RegimeCheck
 from theorems.engine.figures import colormap, save_figure, subplots
 from theorems.engine.prerequisite import Prerequisite
-from theorems.subjects.learned import LearnedMixtures, snapshot_mixture, trained_runs
-from theorems.subjects.mixtures import Mixtures, MixtureSubject
+from theorems.subjects import Family
+from theorems.subjects.learned import learned_mixtures, snapshot_mixture, trained_runs
 
 SEEDS = (0, 1, 2, 3, 4)
 FIG2_N = (15, 25, 35)
@@ -45,21 +45,21 @@ def for_seed(runs: tuple[RunSpec, ...], audit_seed: int) -> tuple[RunSpec, ...]:
 
 
 def learned_section3(uniform: bool = False, ks: tuple[int, ...] = (1,), negatives: bool = False,
-                     every_step: bool = True) -> LearnedMixtures:
-    """Trained encoders for the Section 3 claims: N = 1 runs, or the N >= 15 runs (Lemma 2)."""
+                     every_step: bool = True, quantities: tuple[Any, ...] = ()) -> Family:
+    """Trained encoders for the Section 3 claims: N = 1 runs, or the N >= 15 runs (Lemma 2); ``quantities``: the
+    paper's own on top of the finite-mixture ones (the proof steps of Proposition 2)."""
     runs, quick = (FIG2_RUNS, QUICK_N15) if negatives else (FIG1_RUNS, QUICK_N1)
     label = ("N = 15, 25, 35" if negatives else "N = 1") + (", uniform rho" if uniform else "")
     if not every_step:
         label += ", first and last step"
-    return LearnedMixtures(runs, quick, uniform=uniform, ks=ks, label=label, every_step=every_step)
+    return learned_mixtures(runs, quick, uniform=uniform, ks=ks, label=label, every_step=every_step,
+                            quantities=quantities)
 
 
 def snapshot_values(snap: Snapshot, symbols: list[Any]) -> dict[Any, float]:
     """The quantities at one logged snapshot (the centre of an enclosure where the value is one)."""
-    fam = Mixtures()
-    subject = MixtureSubject(snapshot_mixture(snap, uniform=False), N=snap.spec.n_negatives)
     out = {}
-    for s, v in fam.quantities(subject, symbols, FLOAT).items():
+    for s, v in mx.evaluate(snapshot_mixture(snap, uniform=False), symbols, FLOAT, N=snap.spec.n_negatives).items():
         out[s] = (v.lo + v.hi) / 2 if hasattr(v, "lo") else float(v)
     return out
 

@@ -29,10 +29,12 @@ from typing import Any
 
 import numpy as np
 
+from numerics import contrastive as cl
 from theorems.engine.claim import RunContext
 from theorems.engine.experiment import ExperimentOutcome, Observation
 from theorems.papers.merad import experiments as ex
 from theorems.subjects import mixtures as mx
+from theorems.subjects.learned import snapshot_mixture
 
 #: L^N_un for N >= 15 is a Monte Carlo estimate; for a rank correlation over the logged steps its centre at
 #: this many samples (Hoeffding radius reported) is enough, and 10x cheaper than the claims' 100 000
@@ -50,9 +52,6 @@ def _spearman(a: np.ndarray, b: np.ndarray) -> float:
 
 def _un_value(snap: Any, N: int) -> tuple[float, float]:
     """L_un (exact, N = 1) or the centre of the Monte Carlo L^N_un of one snapshot, and the Monte Carlo radius."""
-    from numerics import contrastive as cl
-    from theorems.subjects.learned import snapshot_mixture
-
     if N == 1:
         return ex.snapshot_values(snap, [mx.L_un])[mx.L_un], 0.0
     enclosure = cl.l_un_n_monte_carlo(snapshot_mixture(snap, uniform=False), N, TREND_SAMPLES, seed=0, alpha=1e-9)

@@ -98,7 +98,7 @@ register_proof(Proof(
              "zeta(u) = -log sigma(-u) = -log(1 - v_2); both sides increase with u, so the max is taken at the same i",
              certificates=(step_checks.lemma7_max_loss_identity,)),
         Step("-log(1 - x) <= x/(1 - x) for 0 <= x <= 1/2", Le(NEG_LOG, v2 / (1 - v2)),
-             "with x = v_2 in [0, 1/2] (the third fact)", certificates=(certs.neg_log1m_interval,),
+             "with x = v_2 in [0, 1/2] (the third fact)", certificates=(certs.neg_log1m_symbolic,),
              applies=_v2_at_most_half),
         Step("x/(1 - x) <= 2x for 0 <= x <= 1/2", Le(v2 / (1 - v2), 2 * v2),
              "with x = v_2 in [0, 1/2]", certificates=(certs.ratio_le_twice_interval,), applies=_v2_at_most_half),

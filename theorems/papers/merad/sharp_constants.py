@@ -24,12 +24,10 @@ The pieces are registered as step certificates (``merad.lemma3_sharp_*``) for th
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
 import sympy
 
 from numerics import coq
@@ -44,9 +42,6 @@ WITNESS_VALUE = (3 * _C ** 2 + sympy.sqrt(9 * _C ** 4 + 8)) / 4
 #: the certified upper bound on sup_{B^3} ||Hess l||, every C > 0 and d >= 1
 UPPER_BOUND = sympy.Rational(3, 2) * _C ** 2 + sympy.sqrt(2)
 PRINTED = 2 + 8 * _C ** 2
-#: radii at which the witness is evaluated in arb (exact dyadic / integer values)
-ARB_RADII = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(4), Fraction(8),
-             Fraction(30), Fraction(1000))
 
 
 def _sigma(u: sympy.Expr) -> sympy.Expr:
@@ -145,7 +140,7 @@ def grad_norm_bound(factor: Fraction = Fraction(6)) -> Certificate:
 
 def composition_z3(leading: Fraction = Fraction(3, 2)) -> Certificate:
     """The triangle inequality composed (z3): ||Hess l|| <= sigma' ||g g^T|| + sigma ||M|| = s(1-s) G + s r with
-    0 < s < 1, 0 <= G <= 6 C^2, r > 0, r^2 = 2 implies ||Hess l|| <= 1.5 C^2 + r (and s(1-s) <= 1/4 on the way)."""
+    0 < s < 1, 0 <= G <= 6 C^2, r > 0, r^2 = 2 implies ||Hess l|| <= 1.5 C^2 + r."""
     import z3
 
     s_, G, H, C, r = z3.Reals("s G H C r")
@@ -153,102 +148,28 @@ def composition_z3(leading: Fraction = Fraction(3, 2)) -> Certificate:
     sol.add(s_ > 0, s_ < 1, G >= 0, G <= 6 * C * C, r > 0, r * r == 2, H <= s_ * (1 - s_) * G + s_ * r,
             z3.Not(H <= z3.RealVal(str(leading)) * C * C + r))
     composed = sol.check() == z3.unsat
-    sol2 = z3.SolverFor("QF_NRA")
-    sol2.add(z3.Not(s_ * (1 - s_) <= z3.RealVal("1/4")))
-    quarter = sol2.check() == z3.unsat
     return Certificate(method="z3 (QF_NRA)",
-                       statement=f"H <= s(1-s) G + s sqrt 2, 0 < s < 1, 0 <= G <= 6C^2 imply H <= {leading} C^2 + sqrt 2; "
-                                 "s(1-s) <= 1/4 for every real s",
-                       domain="every real s in (0, 1), G, C", ok=bool(composed and quarter),
-                       details={"composition": bool(composed), "s(1-s) <= 1/4": bool(quarter)})
+                       statement=f"H <= s(1-s) G + s sqrt 2, 0 < s < 1, 0 <= G <= 6C^2 imply H <= {leading} C^2 + sqrt 2",
+                       domain="every real s in (0, 1), G, C", ok=bool(composed), details={"composition": bool(composed)})
 
-
-_SHARP3_SCRIPT = r"""(* Merad et al., Lemma 3 (= Lemma 5 = Lemma 4.1): the scalar facts of its sharp constant.
-   sigma = zeta' (Coquelicot derivatives), 0 < sigma < 1, sigma' = sigma (1 - sigma) <= 1/4, the bound
-   ||g||^2 <= 6 C^2 on B^3 from the norms, the triangle inequality composed into 1.5 C^2 + sqrt 2, and
-   the witness value (3 C^2 + sqrt(9 C^4 + 8)) / 4 >= 1.5 C^2 with its eigenvalue equation. *)
-From Coq Require Import Reals Lra Psatz.
-From Coquelicot Require Import Coquelicot.
-Open Scope R_scope.
-
-Definition sigma (u : R) : R := / (1 + exp (- u)).
-Definition zeta (u : R) : R := ln (1 + exp u).
-
-Lemma sigma_bounds : forall u, 0 < sigma u < 1.
-Proof.
-  intros u. unfold sigma. pose proof (exp_pos (- u)) as E. split.
-  - apply Rinv_0_lt_compat; lra.
-  - rewrite <- Rinv_1. apply Rinv_lt_contravar; lra.
-Qed.
-
-Lemma zeta_derive : forall u, is_derive zeta u (sigma u).
-Proof.
-  intros u. unfold zeta, sigma. auto_derive.
-  - pose proof (exp_pos u); lra.
-  - rewrite exp_Ropp. pose proof (exp_pos u). field. lra.
-Qed.
-
-Lemma sigma_derive : forall u, is_derive sigma u (sigma u * (1 - sigma u)).
-Proof.
-  intros u. unfold sigma. auto_derive.
-  - pose proof (exp_pos (- u)); lra.
-  - pose proof (exp_pos (- u)). field. lra.
-Qed.
-
-Lemma sigma_curvature : forall u, sigma u * (1 - sigma u) <= 1 / 4.
-Proof. intros u. pose proof (pow2_ge_0 (sigma u - 1 / 2)). nra. Qed.
-
-Lemma sigma_zero : sigma 0 = 1 / 2.
-Proof. unfold sigma. rewrite Ropp_0, exp_0. field. Qed.
-
-(* ||g||^2 = ||z3 - z2||^2 + 2 ||z1||^2 = b^2 + c^2 - 2 p + 2 a^2: a, b, c the norms, p = z2.z3, p^2 <= (b c)^2 *)
-Lemma grad_sq_bound : forall a b c p C, 0 <= a <= C -> 0 <= b <= C -> 0 <= c <= C ->
-  p * p <= (b * c) * (b * c) -> b * b + c * c - 2 * p + 2 * a * a <= 6 * C ^ 2.
-Proof.
-  intros a b c p C Ha Hb Hc Hp.
-  assert (Hbc : 0 <= b * c) by nra.
-  assert (Hq : - p <= b * c) by nra.
-  nra.
-Qed.
-
-(* the triangle inequality composed: ||Hess l|| <= sigma' ||g||^2 + sigma ||M||, ||M|| = sqrt 2 *)
-Theorem hess_upper : forall u G H C, 0 <= G <= 6 * C ^ 2 ->
-  H <= sigma u * (1 - sigma u) * G + sigma u * sqrt 2 -> H <= <<LEAD>> * C ^ 2 + sqrt 2.
-Proof.
-  intros u G H C HG HH. pose proof (sigma_bounds u). pose proof (sigma_curvature u).
-  pose proof (sqrt_pos 2). nra.
-Qed.
-
-(* the witness: u = 0, ||g||^2 = 6 C^2; on the plane span{z, g}, Hess l z = g / 2 and
-   Hess l g = (3/2) C^2 g + z, so lam with lam^2 = (3/2) C^2 lam + 1/2 is an eigenvalue *)
-Theorem witness_eigen : forall C, 0 < C ->
-  let lam := (3 * C ^ 2 + sqrt (9 * C ^ 4 + 8)) / 4 in
-  lam * lam = sigma 0 * (1 - sigma 0) * (6 * C ^ 2) * lam + sigma 0 /\ 3 / 2 * C ^ 2 < lam.
-Proof.
-  intros C HC lam. rewrite sigma_zero.
-  assert (Hs : 0 <= 9 * C ^ 4 + 8) by (pose proof (pow2_ge_0 (C ^ 2)); nra).
-  pose proof (sqrt_sqrt _ Hs) as Q. pose proof (sqrt_pos (9 * C ^ 4 + 8)) as P.
-  assert (Hgt : 3 * C ^ 2 < sqrt (9 * C ^ 4 + 8)).
-  { apply Rsqr_incrst_0; [unfold Rsqr; rewrite Q; nra | nra | lra]. }
-  split; unfold lam; [nra | lra].
-Qed.
-"""
 
 SHARP3_THEOREMS = ("sigma_bounds", "zeta_derive", "sigma_derive", "sigma_curvature", "sigma_zero", "grad_sq_bound",
                    "hess_upper", "witness_eigen")
 
 
 def sharp_script(leading: Fraction = Fraction(3, 2)) -> str:
-    """The Coq script; ``leading`` is the constant of C^2 in hess_upper (a smaller one is false: Coq must
-    reject the unchanged proof -- a test hook)."""
-    return _SHARP3_SCRIPT.replace("<<LEAD>>", f"{leading.numerator} / {leading.denominator}")
+    """The Coq script coq/merad_lemma3_sharp.v; ``leading`` is the constant of C^2 in hess_upper (a smaller
+    one is false: Coq must reject the unchanged proof -- a test hook)."""
+    text = coq.packaged_script(__package__, "merad_lemma3_sharp")
+    if leading == Fraction(3, 2):
+        return text
+    return coq.restated(text, "-> H <= 3 / 2 * C ^ 2 + sqrt 2.", f"-> H <= {leading.numerator} / {leading.denominator} "
+                                                                 "* C ^ 2 + sqrt 2.")
 
 
 def scalar_facts_coq(timeout: float = 120.0, leading: Fraction = Fraction(3, 2)) -> Certificate:
     """The scalar facts of the sharp constant in Coq (Reals + Coquelicot): zeta' = sigma, sigma' = sigma(1 - sigma),
     0 < sigma < 1, sigma' <= 1/4, ||g||^2 <= 6C^2 from the norms, the composed bound and the witness eigenvalue."""
-    from theorems.papers.merad.provers import _coq_statements
-
     script = sharp_script(leading)
     name = "merad_lemma3_sharp" + ("" if leading == Fraction(3, 2) else f"_{leading.numerator}_{leading.denominator}")
     return coq.check_script(
@@ -258,7 +179,7 @@ def scalar_facts_coq(timeout: float = 120.0, leading: Fraction = Fraction(3, 2))
         f"H <= sigma'(u) G + sigma(u) sqrt 2 with 0 <= G <= 6C^2 implies H <= {leading} C^2 + sqrt 2; "
         "lam = (3C^2 + sqrt(9C^4 + 8))/4 solves lam^2 = sigma'(0) 6C^2 lam + sigma(0) and lam > 1.5 C^2 (Coq)",
         "every real u, every C > 0 (Coq)", timeout=timeout,
-        coq_statements=_coq_statements(script, SHARP3_THEOREMS))
+        coq_statements=coq.theorem_statements(script, SHARP3_THEOREMS))
 
 
 @functools.cache
@@ -365,62 +286,27 @@ def witness_symbolic(dims: tuple[int, ...] = (2, 3, 4)) -> Certificate:
 
 
 def witness_lam(c: Any) -> Any:
-    """lam(C) = (3C^2 + sqrt(9C^4 + 8))/4 (WITNESS_VALUE) for an arb ball c: a ball containing it."""
+    """lam(C) = (3C^2 + sqrt(9C^4 + 8))/4 (WITNESS_VALUE) for a number with ``sqrt`` (an arb ball: a ball
+    containing it)."""
     return (3 * c * c + (9 * c ** 4 + 8).sqrt()) / 4
-
-
-def witness_arb(radii: Sequence[Fraction] = ARB_RADII, prec: int = 200) -> Certificate:
-    """The witness evaluated with arb balls (python-flint) through the checker's own chain-rule Hessian
-    (numerics.triplet.hessian_chain_rule): the Rayleigh quotient q(v) = v^T H v / v^T v at v = z + lam g is a
-    rigorous lower bound on ||Hess l|| (its ball's lower end), compared with 1.5 C^2 and with the certified
-    upper bound 1.5 C^2 + sqrt 2, for each C of ``radii``."""
-    from numerics import triplet as tl
-    from numerics.arb import (
-        arb,
-        from_fraction,
-        lower_float,
-        radius_float,
-        upper_float,
-        workprec,
-    )
-    from numerics.backend import arb_backend
-
-    xp = arb_backend(prec)
-    rows, ok = [], True
-    with workprec(prec):
-        for C in radii:
-            c = from_fraction(C)
-            z = np.array(witness(c, 2), dtype=object)
-            H = tl.hessian_chain_rule(z, xp)
-            g = tl.grad_u(z, xp)
-            lam = witness_lam(c)
-            v = z.reshape(-1) + lam * g
-            q = (v @ (H @ v)) / (v @ v)
-            floor, upper = arb(3) / 2 * c * c, arb(3) / 2 * c * c + arb(2).sqrt()
-            row_ok = bool(q > floor) and bool(q < upper) and bool(q.overlaps(lam))
-            ok &= row_ok
-            rows.append({"C": str(C), "q_lower": lower_float(q), "q_upper": upper_float(q), "radius": radius_float(q),
-                         "lower_over_C2": lower_float(q / (c * c)), "upper_bound": upper_float(upper),
-                         "q > 1.5 C^2": bool(q > floor), "q < 1.5 C^2 + sqrt 2": bool(q < upper)})
-    return Certificate(method="arb (python-flint balls)",
-                       statement="v^T Hess l v / v^T v at the witness, v = z + lam g: a ball whose lower end is > 1.5 C^2 "
-                                 "and upper end < 1.5 C^2 + sqrt 2, containing lam(C)",
-                       domain="C in {" + ", ".join(str(r) for r in radii) + "}, d = 2", ok=bool(ok),
-                       details={"rows": rows, "prec": prec}, complete=False)
 
 
 @functools.cache
 def sharp_lower() -> Certificate:
     """sup_{B^3} ||Hess l|| >= lam(C) = (3C^2 + sqrt(9C^4 + 8))/4 > 1.5 C^2 for every C > 0, d >= 2: the witness
-    eigenvector (sympy, symbolic C), with the arb evaluation on a range of C as a cross-check (recorded, not
-    needed for the proof)."""
-    sym, ball = witness_symbolic(), witness_arb()
-    return Certificate(method="sympy (symbolic C) + arb",
+    eigenvector (sympy, symbolic C), cross-checked by Coq's witness_eigen (scalar_facts_coq: lam solves the
+    eigenvalue equation on the invariant plane span{z, g} and lam > 1.5 C^2, every C > 0); the method names Coq
+    only when coqc accepted the script."""
+    sym, coq_cert = witness_symbolic(), scalar_facts_coq()
+    return Certificate(method="sympy (symbolic C)" + (" + coq" if coq_cert.ok else ""),
                        statement="sup over B^3 of ||Hess l|| >= (3C^2 + sqrt(9C^4 + 8))/4 > 1.5 C^2, attained at "
                                  "z_1 = C e_1, z_2 = C e_2, z_3 = -C e_2 (eigenvector z + lam g)",
                        domain="every C > 0 and every d >= 2 (computed for d = 2, 3, 4; d > 4 by the same invariant "
                               "coordinates)", ok=bool(sym.ok), complete=sym.complete,
-                       details={"symbolic": sym.details, "arb (C range, cross-check)": {"ok": ball.ok, **ball.details}})
+                       details={"symbolic": sym.details,
+                                "coq (witness_eigen, cross-check)": {"ok": coq_cert.ok,
+                                                                     "script": coq_cert.details.get("script_name"),
+                                                                     "reason": coq_cert.details.get("reason")}})
 
 
 def sharp_constant() -> Certificate:
@@ -433,7 +319,7 @@ def sharp_constant() -> Certificate:
     lim_pr = sympy.limit(PRINTED / _C ** 2, _C, sympy.oo)
     gap = sympy.simplify(UPPER_BOUND - WITNESS_VALUE)
     limits_ok = lim_lo == sympy.Rational(3, 2) and lim_up == sympy.Rational(3, 2)
-    return Certificate(method=upper.method + " + arb",
+    return Certificate(method=upper.method,
                        statement="(3C^2 + sqrt(9C^4 + 8))/4 <= sup over B^3 of ||Hess l|| <= 1.5 C^2 + sqrt 2, so "
                                  "sup ||Hess l|| / C^2 -> 3/2 as C -> oo; printed 2 + 8C^2 (-> 8, valid, loose by 16/3)",
                        domain="every C > 0, every d >= 2 (the upper bound: every d >= 1; the lower bound computed "
