@@ -186,11 +186,16 @@ def reason(report: dict | None, claim: str) -> str:
 PLUGIN_HEADER = '''
 import math, os, signal, sys, time
 from sympy import log
-from theorems import (Claim, ExperimentClaim, ExperimentOutcome, Kind, Le, Paper, Source, Verdict, parts,
-                      quantity, register, register_paper)
+from theorems import Claim, ExperimentClaim, ExperimentOutcome, Kind, Le, Paper, Source, parts, quantity
 from theorems.subjects import Family, Vector
 
-register_paper(Paper("fp", "fault probe plugin"))
+try:  # a plugin hands its claims to register(registry) (issue 28)
+    from theorems import Plugin
+    PLUGIN = Plugin(Paper("fp", "fault probe plugin"))
+    add, register = PLUGIN.claim, PLUGIN.register
+except ImportError:  # a checkout before it: claims registered as the module is imported
+    from theorems import register as add, register_paper
+    register_paper(Paper("fp", "fault probe plugin"))
 SRC = Source("probe", "probe")
 
 @quantity(range=(0, None))
@@ -204,10 +209,10 @@ def square_plus(s, xp):
 def family(*extra):
     return Family("vectors", dims={"n": (1, 3)}, parts={"v": Vector("n")}, quantities=(square, square_plus, *extra))
 
-register(Claim("fp.good", Kind.INEQUALITY, SRC, parts(Le(square, square_plus)), subjects=(family(),)))
+add(Claim("fp.good", Kind.INEQUALITY, SRC, parts(Le(square, square_plus)), subjects=(family(),)))
 
 def experiment(cid, fn, **kw):
-    register(ExperimentClaim(cid, Kind.DYNAMICS, SRC, experiment=fn, **kw))
+    add(ExperimentClaim(cid, Kind.DYNAMICS, SRC, experiment=fn, **kw))
 
 '''
 
@@ -215,7 +220,7 @@ def experiment(cid, fn, **kw):
 def quantity_plugin(name: str, expr: str, claim: str) -> str:
     """A plugin with quantity ``name`` (returning ``expr``) and the claim fp.q: ``claim``."""
     return (f"@quantity\ndef {name}(s, xp):\n    return {expr}\n\n"
-            f"register(Claim('fp.q', Kind.INEQUALITY, SRC, parts({claim}), subjects=(family({name}),)))\n")
+            f"add(Claim('fp.q', Kind.INEQUALITY, SRC, parts({claim}), subjects=(family({name}),)))\n")
 
 
 # -- witnesses ----------------------------------------------------------------------------------------
@@ -434,7 +439,11 @@ def prerequisite_hang(ctx: Ctx):
     ctx.plugin("from theorems.engine.prerequisite import Prerequisite\n\n"
                "def forever():\n    time.sleep(600)\n\n"
                "def needs(quick, seed):\n    return [Prerequisite('fp.forever', forever, cost=5.0)]\n\n"
-               "def measured(ctx):\n    return ExperimentOutcome(Verdict.CONSISTENT, 'x', 0.0, 0.0, (0.0, 0.0), [0], {})\n\n"
+               "def measured(ctx):\n    try:  # measurements only (issue 27)\n"
+               "        return ExperimentOutcome('x', 0.0, 0.0, (0.0, 0.0), [0], {})\n"
+               "    except TypeError:  # a checkout before it: the outcome carried its verdict\n"
+               "        from theorems import Verdict\n"
+               "        return ExperimentOutcome(Verdict.CONSISTENT, 'x', 0.0, 0.0, (0.0, 0.0), [0], {})\n\n"
                "experiment('fp.bad', measured, prerequisites=needs)\n")
     r = ctx.audit("--claim", "fp.bad", "--claim", "fp.good", "--jobs", "2", "--claim-timeout", "5", timeout=HANG)
     rep = ctx.report()

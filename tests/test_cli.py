@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from theorems.engine.witness import subject_checksum
 from theorems.frontend.cli import app
 from theorems.frontend.report import REPORT_VERSION
-from theorems.papers.merad import PAPER as MERAD
+from theorems.papers.merad.plugin import PAPER as MERAD
 
 WITNESS_DIR = MERAD.witnesses
 
@@ -68,17 +68,19 @@ def test_replay_of_a_witness_that_holds_exits_1(tmp_path: Path) -> None:
 PLUGIN = textwrap.dedent('''
     """A user's own claim, outside the clcheck repository."""
     from sympy import Le
-    from theorems import Claim, Kind, Source, parts, register
+    from theorems import Claim, Kind, parts, Plugin, Source
     from theorems.subjects import mixtures as mx
     from theorems.subjects import vectors as vec
     from theorems.subjects.mixtures import Mixtures
+    PLUGIN = Plugin()
 
-    register(Claim(
+    PLUGIN.claim(Claim(
         id="mine.mean_le_un_bound", kind=Kind.INEQUALITY,
         source=Source(file="my-paper.pdf", numbering="Lemma 9"),
         statement=parts(Le(mx.L_sup_mu, mx.L_un / mx.p_min + 2 * mx.N_C)),
         subjects=(Mixtures(classes=(1, 3)),),
     ))
+    register = PLUGIN.register
 ''')
 
 
@@ -115,13 +117,15 @@ def test_clcheck_train_checkpoints_and_resumes_with_the_saved_configuration(tmp_
 
 FALSE_PLUGIN = textwrap.dedent('''
     from sympy import Le
-    from theorems import Claim, Kind, Source, parts, register
+    from theorems import Claim, Kind, parts, Plugin, Source
     from theorems.subjects import mixtures as mx
     from theorems.subjects import vectors as vec
     from theorems.subjects.vectors import Vectors
+    PLUGIN = Plugin()
 
-    register(Claim(id="mine.lse_le_max", kind=Kind.INEQUALITY, source=Source(file="x", numbering="y"),
+    PLUGIN.claim(Claim(id="mine.lse_le_max", kind=Kind.INEQUALITY, source=Source(file="x", numbering="y"),
                    statement=parts(Le(vec.lse_x, vec.max_x)), subjects=(Vectors(),)))
+    register = PLUGIN.register
 ''')
 
 
@@ -145,13 +149,15 @@ def test_listing_claims_does_not_import_torch() -> None:
 
 UNDECIDED_PLUGIN = textwrap.dedent('''
     from sympy import Le
-    from theorems import Assumption, Claim, Kind, Source, parts, register
+    from theorems import Assumption, Claim, Kind, parts, Plugin, Source
     from theorems.subjects import vectors as vec
     from theorems.subjects.vectors import Vectors
+    PLUGIN = Plugin()
 
     never = Assumption("impossible", "no vector satisfies this", lambda s: False)
-    register(Claim(id="mine.never_met", kind=Kind.INEQUALITY, source=Source(file="x", numbering="y"),
+    PLUGIN.claim(Claim(id="mine.never_met", kind=Kind.INEQUALITY, source=Source(file="x", numbering="y"),
                    statement=parts(Le(vec.max_x, vec.lse_x)), assumptions=(never,), subjects=(Vectors(),)))
+    register = PLUGIN.register
 ''')
 
 

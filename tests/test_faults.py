@@ -255,9 +255,9 @@ def test_the_worker_pool_survives_exits_kills_and_hangs(kinds: list[str], proces
 
 FAULT_PLUGIN = '''
 import os, signal, sys, time
-from theorems import ExperimentClaim, Kind, Paper, Source, UnencodableClaim, register, register_paper
+from theorems import ExperimentClaim, Kind, Paper, Plugin, Source, UnencodableClaim
 
-register_paper(Paper("boom", "claims that attack their own process"))
+PLUGIN = Plugin(Paper("boom", "claims that attack their own process"))
 
 def do_exit(ctx):
     sys.exit(0)
@@ -274,8 +274,9 @@ def do_hang(ctx):
         time.sleep(3600)
 
 for name, fn in [("exit", do_exit), ("kill", do_kill), ("interrupt", do_interrupt), ("hang", do_hang)]:
-    register(ExperimentClaim(f"boom.{name}", Kind.DYNAMICS, Source("x", "x"), experiment=fn))
-register(UnencodableClaim("boom.fine", Kind.INEQUALITY, Source("x", "x"), reason="nothing to compute"))
+    PLUGIN.claim(ExperimentClaim(f"boom.{name}", Kind.DYNAMICS, Source("x", "x"), experiment=fn))
+PLUGIN.claim(UnencodableClaim("boom.fine", Kind.INEQUALITY, Source("x", "x"), reason="nothing to compute"))
+register = PLUGIN.register
 '''
 
 
@@ -362,16 +363,17 @@ def test_a_zero_budget_says_nothing_was_drawn() -> None:
 def test_an_audit_clears_stale_witnesses_and_temporaries_and_writes_one_row_per_claim(
         env_plugin, tmp_path: Path) -> None:  # noqa: ANN001
     env_plugin("newline_plugin", '''
-from theorems import Claim, Kind, Le, Paper, Source, parts, quantity, register, register_paper
+from theorems import Claim, Kind, Le, Paper, parts, Plugin, quantity, Source
 from theorems.subjects import Family, Vector
-register_paper(Paper("nl", "a message with newlines"))
+PLUGIN = Plugin(Paper("nl", "a message with newlines"))
 
 @quantity
 def broken(s, xp):
     raise RuntimeError("line one\\nline two | with a pipe")
 
 fam = Family("vectors", dims={"n": (1, 2)}, parts={"v": Vector("n")}, quantities=(broken,))
-register(Claim("nl.broken", Kind.INEQUALITY, Source("x", "x"), parts(Le(broken, 1)), subjects=(fam,)))
+PLUGIN.claim(Claim("nl.broken", Kind.INEQUALITY, Source("x", "x"), parts(Le(broken, 1)), subjects=(fam,)))
+register = PLUGIN.register
 ''')
     out = tmp_path / "report"
     (out / "witnesses").mkdir(parents=True)

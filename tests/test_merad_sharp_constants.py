@@ -12,7 +12,7 @@ import pytest
 from numerics import coq
 from numerics import triplet as tl
 from numerics.backend import FLOAT
-from theorems.engine.named_results import step_certificate
+from theorems.engine import registry
 from theorems.papers.merad import sharp_constants as sc
 
 KEYS = ("merad.lemma3_sharp_hessian_form", "merad.lemma3_sharp_sigma", "merad.lemma3_sharp_hess_u",
@@ -44,7 +44,7 @@ def test_upper_lower_and_limit() -> None:
 
 def test_registered_for_the_proof_page() -> None:
     for key in KEYS:
-        assert step_certificate(key) is not None, key
+        assert registry.current().certificate(key) is not None, key
 
 
 @pytest.mark.parametrize("C", [0.1, 0.7, 3.0, 40.0])

@@ -189,12 +189,14 @@ def test_a_selection_imports_only_the_plugins_it_names(tmp_path: Path) -> None:
 
 MISNAMED_PLUGIN = '''
 from sympy import Le
-from theorems import Claim, Kind, Source, parts, register
+from theorems import Claim, Kind, parts, Plugin, Source
 from theorems.subjects import vectors as vec
 from theorems.subjects.vectors import Vectors
+PLUGIN = Plugin()
 
-register(Claim("mine.max_le_lse", Kind.INEQUALITY, Source("x", "y"), parts(Le(vec.max_x, vec.lse_x)),
+PLUGIN.claim(Claim("mine.max_le_lse", Kind.INEQUALITY, Source("x", "y"), parts(Le(vec.max_x, vec.lse_x)),
                subjects=(Vectors(),)))
+register = PLUGIN.register
 '''
 
 
@@ -203,7 +205,7 @@ def test_an_entry_point_registers_only_claims_under_its_name(user_plugin) -> Non
 
     with pytest.raises(ClaimError, match="entry point 'other'.*must be the prefix"):
         user_plugin("misnamed_claims", MISNAMED_PLUGIN, entry_point="other")
-    assert "mine.max_le_lse" not in registry._CLAIMS
+    assert "mine.max_le_lse" not in registry.current().claims
     user_plugin("misnamed_claims", MISNAMED_PLUGIN, entry_point="mine")
     assert registry.origin("mine.max_le_lse") == "misnamed_claims"
 

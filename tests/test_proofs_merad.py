@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 import sympy
@@ -14,11 +15,8 @@ from numerics import coq
 from numerics.certificate import Certificate
 from theorems.engine.budget import Budget
 from theorems.engine.check import check_claim
-from theorems.engine.named_results import (
-    JENSEN,
-    register_named_step,
-    register_step_certificate,
-)
+from theorems.engine import registry
+from theorems.engine.named_results import JENSEN
 from theorems.engine import proof_check as pc
 from theorems.engine.proof import ClaimRef, Instance
 from theorems.engine.registry import all_claims, proofs_for
@@ -47,15 +45,18 @@ def _ok(complete: bool = True) -> Certificate:
     return Certificate(method="sympy", statement="demo", domain="demo", ok=True, complete=complete)
 
 
-def _register_demo() -> None:
-    register_named_step("demo.jensen", Instance(JENSEN, {"f is convex": _ok, "X is integrable": _ok}))
-    register_step_certificate("demo.identity", _ok)
-    register_step_certificate("demo.finite", lambda: _ok(complete=False))
-    register_step_certificate("demo.false", lambda: Certificate(method="z3", statement="x", domain="x", ok=False))
+@pytest.fixture
+def demo() -> Iterator[None]:
+    """The demo page's named step and certificates, in a copy of the registry that the test drops."""
+    with registry.isolated() as reg:
+        reg.named_step("demo.jensen", Instance(JENSEN, {"f is convex": _ok, "X is integrable": _ok}))
+        reg.step_certificate("demo.identity", _ok)
+        reg.step_certificate("demo.finite", lambda: _ok(complete=False))
+        reg.step_certificate("demo.false", lambda: Certificate(method="z3", statement="x", domain="x", ok=False))
+        yield
 
 
-def test_named_cert_and_assumption_tags(tmp_path: Path) -> None:
-    _register_demo()
+def test_named_cert_and_assumption_tags(tmp_path: Path, demo: None) -> None:
     path = tmp_path / "demo.claim.md"
     path.write_text(PAGE)
     page = pf.parse_page(path)
@@ -185,8 +186,7 @@ def test_chebyshev_step_is_a_checked_instance() -> None:
     assert step_checks.geometric_variance().ok
 
 
-def test_checker_block_of_a_reparsed_page_keeps_the_assigned_statuses(tmp_path: Path) -> None:
-    _register_demo()
+def test_checker_block_of_a_reparsed_page_keeps_the_assigned_statuses(tmp_path: Path, demo: None) -> None:
     path = tmp_path / "demo.block.md"
     path.write_text(PAGE.replace("# demo.claim", "# demo.block").replace("\n## What the checker does\n",
                                                                          "\n## What the checker does\n\n## Verdict\n"))

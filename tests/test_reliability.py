@@ -38,10 +38,10 @@ FAST = Budget(examples=20, adversarial_starts=1, adversarial_steps=10, shrink_tr
 PLUGIN = '''
 import time
 from sympy import harmonic, log
-from theorems import Claim, ExperimentClaim, ExperimentOutcome, Kind, Le, Paper, Source, UnencodableClaim, Verdict, parts, quantity, register, register_paper
+from theorems import Claim, ExperimentClaim, ExperimentOutcome, Kind, Le, Paper, parts, Plugin, quantity, Source, UnencodableClaim, Verdict
 from theorems.subjects import Family, Vector
 
-register_paper(Paper("faulty", "a plugin with a broken claim"))
+PLUGIN = Plugin(Paper("faulty", "a plugin with a broken claim"))
 
 @quantity
 def broken(s, xp):
@@ -53,8 +53,8 @@ def square(s, xp):
 
 fam = Family("vectors", dims={"n": (1, 3)}, parts={"v": Vector("n")}, quantities=(broken, square))
 n = fam.symbol("n")
-register(Claim("faulty.broken", Kind.INEQUALITY, Source("x", "x"), parts(Le(broken, 1)), subjects=(fam,)))
-register(Claim("faulty.good", Kind.INEQUALITY, Source("x", "x"),
+PLUGIN.claim(Claim("faulty.broken", Kind.INEQUALITY, Source("x", "x"), parts(Le(broken, 1)), subjects=(fam,)))
+PLUGIN.claim(Claim("faulty.good", Kind.INEQUALITY, Source("x", "x"),
                parts(Le(0, square + harmonic(n, 2) - log(2) * 0)), subjects=(fam,)))
 
 def sleepy(ctx):
@@ -64,9 +64,10 @@ def sleepy(ctx):
         pathlib.Path(marker).touch()
     time.sleep(60)
 
-register(ExperimentClaim("faulty.sleepy", Kind.DYNAMICS, Source("x", "x"), experiment=sleepy))
+PLUGIN.claim(ExperimentClaim("faulty.sleepy", Kind.DYNAMICS, Source("x", "x"), experiment=sleepy))
 # checked without computing anything: no time limit can catch it, however slow the machine
-register(UnencodableClaim("faulty.unencodable", Kind.INEQUALITY, Source("x", "x"), reason="nothing to compute"))
+PLUGIN.claim(UnencodableClaim("faulty.unencodable", Kind.INEQUALITY, Source("x", "x"), reason="nothing to compute"))
+register = PLUGIN.register
 '''
 
 

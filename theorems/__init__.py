@@ -2,7 +2,7 @@
 
 The public API, for papers of your own (see the README, "Adding a paper")::
 
-    from theorems import Claim, Kind, Source, Paper, register, register_paper, parts, quantity, Le, Ge, Eq
+    from theorems import Claim, Kind, Source, Paper, Plugin, parts, quantity, Le, Ge, Eq
     from theorems import forall, exists, Reading          # the logical form: prefix and readings
     from theorems import Observation, Growth               # what an experiment measures
     from theorems.subjects import Family, Embeddings, Distribution, Scalar
@@ -36,17 +36,30 @@ from numerics.errors import AssumptionError  # noqa: E402
 from theorems.engine.claim import (Assumption, Claim, Eq, ExperimentClaim, Ge, Gt, Kind, Le, Lt, Part,
                                    RunContext, Source, StatementClaim, UnencodableClaim, parts)
 from theorems.engine.errors import ClaimError, PluginError, WitnessError  # noqa: E402
-from theorems.engine.experiment import ExperimentOutcome, Growth, Observation, RegimeCheck  # noqa: E402
+from theorems.engine.experiment import (ExperimentOutcome, Growth, Observation, RegimeCheck,  # noqa: E402
+                                       markdown_table, median_interval_note, seed_interval)
+from theorems.engine.figures import colormap, save_figure, subplots  # noqa: E402
+from theorems.engine.named_results import (CHEBYSHEV, JENSEN, MONOTONE, PRODUCT_BOUND,  # noqa: E402
+                                           convex_by_second_derivative, finite_support, implied_by_positive_multiple,
+                                           nonnegative_by_sympy)
+from theorems.engine.prerequisite import Prerequisite  # noqa: E402
+from theorems.engine.proof import Cited, Instance, NamedResult, Proof, Step  # noqa: E402
 from theorems.engine.informative import Informative  # noqa: E402
 from theorems.engine.logic import Bound, Reading, exists, forall  # noqa: E402
 from theorems.engine.quantity import quantity  # noqa: E402
-from theorems.engine.registry import Paper, add_structure, all_claims, get, register, register_paper  # noqa: E402
+from theorems.engine.registry import Paper, Plugin, Registry, all_claims, get  # noqa: E402
 from theorems.engine.verdict import ClaimResult, PartStatus, Verdict  # noqa: E402
 
 __all__ = [
+    # claims, their logical form, the registry
     "Assumption", "AssumptionError", "Bound", "Claim", "ClaimError", "ClaimResult", "Eq", "ExperimentClaim",
     "ExperimentOutcome", "Ge", "Growth", "Gt", "Informative", "Kind", "Le", "Lt", "Observation", "Paper", "Part",
-    "PartStatus", "PluginError", "Reading", "RegimeCheck", "RunContext", "Source", "StatementClaim", "UnencodableClaim",
-    "Verdict", "WitnessError", "add_structure", "all_claims", "exists", "forall", "get", "parts", "quantity", "register",
-    "register_paper",
+    "PartStatus", "Plugin", "PluginError", "Reading", "RegimeCheck", "Registry", "RunContext", "Source",
+    "StatementClaim", "UnencodableClaim", "Verdict", "WitnessError", "all_claims", "exists", "forall", "get", "parts",
+    "quantity",
+    # experiments: what they measure, the shared tables and figures, the training runs several claims share
+    "Prerequisite", "colormap", "markdown_table", "median_interval_note", "save_figure", "seed_interval", "subplots",
+    # printed proofs: chains of steps, named results and the certificates of their hypotheses
+    "CHEBYSHEV", "Cited", "Instance", "JENSEN", "MONOTONE", "NamedResult", "PRODUCT_BOUND", "Proof", "Step",
+    "convex_by_second_derivative", "finite_support", "implied_by_positive_multiple", "nonnegative_by_sympy",
 ]

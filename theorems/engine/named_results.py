@@ -69,36 +69,3 @@ def implied_by_positive_multiple(premise: sympy.core.relational.Relational,
     ok = bool(sign.is_positive)
     return Certificate(method="sympy (positive multiple)", statement=f"{premise} implies {conclusion}",
                        domain=why, ok=ok, details={"ratio": str(ratio), "ratio_rewritten": str(sign)})
-
-
-# -- steps of proof pages checked by a named result or a certificate (page tags) ---------------------------
-# A page step tagged ``[check: named <key>]`` is an instance of a named result whose hypotheses are checked
-# by the registered Instance; ``[check: cert <key>]`` is certified by the registered certificate (a finite-
-# range certificate, ``complete=False``, makes the step only ``tested``). Keys are registered by the papers'
-# proof modules next to their chains.
-_NAMED_STEPS: dict[str, "object"] = {}
-_STEP_CERTIFICATES: dict[str, "object"] = {}
-
-
-def register_named_step(key: str, instance: "object") -> None:
-    """Register an :class:`~theorems.engine.proof.Instance` under a key that proof pages can name."""
-    _NAMED_STEPS[key] = instance
-
-
-def register_step_certificate(key: str, certificate: "object") -> None:
-    """Register a certificate function (``() -> Certificate``) under a key that proof pages can name."""
-    _STEP_CERTIFICATES[key] = certificate
-
-
-def named_step(key: str) -> "object | None":
-    from theorems.engine.registry import load_plugins
-
-    load_plugins()
-    return _NAMED_STEPS.get(key)
-
-
-def step_certificate(key: str) -> "object | None":
-    from theorems.engine.registry import load_plugins
-
-    load_plugins()
-    return _STEP_CERTIFICATES.get(key)

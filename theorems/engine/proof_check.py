@@ -31,8 +31,8 @@ from theorems.engine.budget import Budget
 from theorems.engine.claim import Part, StatementClaim
 from theorems.engine.errors import ClaimError, WitnessError
 from theorems.engine.probe import probe
-from theorems.engine.named_results import named_step, step_certificate
 from theorems.engine.proof import CHAIN, PAGE, ClaimRef, Proof, Step, StepStatus
+from theorems.engine import registry
 from theorems.engine.registry import get
 from theorems.engine.verdict import ClaimResult, PartStatus, Verdict
 
@@ -372,7 +372,7 @@ _KEYED: dict[tuple[str, str], tuple[StepStatus, dict[str, Any]]] = {}  # (kind, 
 def named_check(key: str) -> tuple[StepStatus, dict[str, Any]]:
     """A registered named-result instance: NAMED when every hypothesis of the result is certified for it."""
     if ("named", key) not in _KEYED:
-        instance = named_step(key)
+        instance = registry.current().named(key)
         if instance is None:
             raise KeyError(f"no named-result instance registered as {key!r}: fix the tag in its proof page")
         certs = {h: timed(fn) for h, fn in instance.checks.items()}
@@ -389,7 +389,7 @@ def certificate_check(key: str) -> tuple[StepStatus, dict[str, Any]]:
     """A registered certificate: CERTIFIED when it proves the step on its whole domain, TESTED when it
     covers a finite range only, UNCHECKED when it fails."""
     if ("cert", key) not in _KEYED:
-        fn = step_certificate(key)
+        fn = registry.current().certificate(key)
         if fn is None:
             raise KeyError(f"no step certificate registered as {key!r}: fix the tag in its proof page")
         c = timed(fn)

@@ -11,10 +11,10 @@ uniformity metric in self-supervised learning" (ICLR 2024), ask of a uniformity 
 
 from pathlib import Path
 
-from theorems import Claim, Eq, Kind, Le, Paper, Source, forall, parts, quantity, register, register_paper
+from theorems import Claim, Eq, Kind, Le, Paper, Plugin, Source, forall, parts, quantity
 from theorems.subjects import Distribution, Embeddings, Family, Scalar
 
-PAPER = register_paper(Paper("hyper", "Wang & Isola (2020), alignment and uniformity on the hypersphere",
+PLUGIN = Plugin(Paper("hyper", "Wang & Isola (2020), alignment and uniformity on the hypersphere",
                              files=("arXiv:2005.10242",), pages=Path(__file__).parent / "pages"))
 
 
@@ -81,27 +81,27 @@ SOURCE = "arXiv:2005.10242"
 ENCODER = forall("f", "encoders onto the unit sphere S^(d-1): their values x_i, y_i on n positive pairs of mass p_i")
 TEMPERATURE = forall("t", "t > 0")
 
-register(Claim(
+PLUGIN.claim(Claim(
     "hyper.align_cosine", Kind.IDENTITY, Source(SOURCE, "Section 4.1, L_align with alpha = 2 on the sphere"),
     parts(Eq(L_align, 2 - 2 * mean_cos)), subjects=(pairs,), prefix=(ENCODER,),
     encoding="||u - v||^2 = 2 - 2 u^T v for unit u, v, averaged over the positive pairs.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     "hyper.uniform_range", Kind.INEQUALITY, Source(SOURCE, "Section 4.1, L_uniform on the unit sphere"),
     parts(Le(-4 * t, L_uniform), Le(L_uniform, 0), labels=["-4t <= L_uniform", "L_uniform <= 0"]),
     subjects=(pairs,), prefix=(TEMPERATURE, ENCODER),
     encoding="0 <= ||f(x) - f(y)||^2 <= 4 on the unit sphere, so exp(-4t) <= E exp(-t ||.||^2) <= 1.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     "hyper.uniform_cloning.population", Kind.IDENTITY,
     Source("arXiv:2005.10242; Fang et al. (ICLR 2024), Section 3", "instance cloning, L_uniform as defined"),
     parts(Eq(L_uniform_cloned, L_uniform)), subjects=(pairs,), prefix=(ENCODER, TEMPERATURE),
     encoding="D + D with half the mass on each copy is the same distribution p_data, so L_uniform is unchanged.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     "hyper.uniform_cloning.pdist", Kind.IDENTITY,
     Source("arXiv:2005.10242; Fang et al. (ICLR 2024), Section 3", "instance cloning, the printed uniform_loss code"),
     parts(Eq(L_uniform_pdist_cloned, L_uniform_pdist)), subjects=(pairs,), prefix=(ENCODER, TEMPERATURE),
@@ -109,3 +109,9 @@ register(Claim(
     notes="The code averages over pairs i < j only: cloning adds pairs at distance 0 (e^0 = 1) and changes the "
           "value, as Fang et al. report; the population definition (hyper.uniform_cloning.population) does not.",
 ))
+
+
+def register(registry):
+    """What the ``clcheck.claims`` entry point calls: the paper and its claims into ``registry`` (importing this
+    module registers nothing)."""
+    PLUGIN.register(registry)

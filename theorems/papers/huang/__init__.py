@@ -1,14 +1,19 @@
 """Huang, Yi, Zhao, Jiang -- The Generalization of Contrastive Self-Supervised Learning
 (ICLR 2023): claims, certificates and experiments on trained encoders.
 
-A plugin like any outside package: it declares its paper and registers its claims when imported
-(entry point ``clcheck.claims`` in pyproject.toml).
+A plugin like any outside package: the entry point ``clcheck.claims`` names its :func:`register`, which
+hands over what the modules below declare (importing them registers nothing).
 """
 
-from theorems.papers import declare
+from __future__ import annotations
 
-PAPER = declare("huang",
-                "Huang, Yi, Zhao, Jiang -- The Generalization of Contrastive Self-Supervised Learning (ICLR 2023)",
-                ("004_86d461343230f9e1.txt",), __name__, __file__)
+from theorems import Registry
 
-from theorems.papers.huang import claims, sharp_constants, step_checks  # noqa: E402,F401  (claims, step checks)
+
+def register(registry: Registry) -> None:
+    """Declare the paper and add its claims, proofs and page checks to ``registry``."""
+    # the declaring modules are imported here, when the plugin is registered, not when the package is
+    from theorems.papers.huang import claims, sharp_constants, step_checks  # noqa: F401  (their declarations fill PLUGIN)
+    from theorems.papers.huang.plugin import PLUGIN
+
+    PLUGIN.register(registry)

@@ -21,10 +21,9 @@ from theorems.papers.huang import experiments as huang_experiments
 from theorems.papers.huang import certificates as proofs
 from theorems.papers.huang import readings as other_readings
 from theorems.papers.huang import sharp_constants
-from theorems.engine.claim import Assumption, Claim, Kind, Part, Source, UnencodableClaim, parts
-from theorems.engine.informative import Informative
-from theorems.engine.logic import Reading, exists, forall
-from theorems.engine.registry import add_structure, register
+from theorems import (Assumption, Claim, exists, forall, Informative, Kind,
+                      Part, parts, Reading, Source, UnencodableClaim)
+from theorems.papers.huang.plugin import PLUGIN
 from theorems.subjects.augmented import augmented_family
 
 FILE = "004_86d461343230f9e1.txt"
@@ -136,7 +135,7 @@ COLLAPSED = Assumption(
 EPS_POSITIVE = Assumption("eps > 0", "eps > 0 (Theorem 1)", lambda s: s.eps > 0)
 
 # -- identities ------------------------------------------------------------------------------
-register(Claim(
+PLUGIN.claim(Claim(
     id="huang.infonce.decomposition", kind=Kind.IDENTITY,
     prefix=(encoder("encoders with ||f(x)|| = 1 at every input, values in R^d, every d"), DATA),
     source=source("slide 'The InfoNCE loss can be written as'"),
@@ -150,7 +149,7 @@ register(Claim(
              "W x' / ||W x'||.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="huang.crosscorr.decomposition", kind=Kind.IDENTITY,
     prefix=(encoder("encoders with values in R^d, every d (E f_i^2 = 1 or not)"), DATA, forall("lambda", "reals")),
     source=source("slide 'Barlow Twins'"),
@@ -163,7 +162,7 @@ register(Claim(
              "needs no normalization of f.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="huang.barlow.trace_identity", kind=Kind.IDENTITY,
     prefix=(encoder("encoders with values in R^d, every d"), DATA),
     source=source("(1), proof idea of Theorem 4"),
@@ -176,7 +175,7 @@ register(Claim(
              "holds there too (tr(I_d) - tr(I_K) = d - K, tr(UU^T UU^T) = tr(U^T U U^T U)).",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="huang.simple_contrastive", kind=Kind.IDENTITY,
     prefix=(encoder("encoders with values in R^d, every d"),
             forall("data", "data distributions with augmentation sets A(x); x, x' independent ('two random samples')")),
@@ -188,7 +187,7 @@ register(Claim(
              "the identity is bilinearity plus that independence.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="huang.nn_classifier_linear", kind=Kind.IDENTITY,
     prefix=(encoder("encoders with values in R^d, every d"), DATA,
             forall("x", "inputs at which G_f is evaluated")),
@@ -204,7 +203,7 @@ register(Claim(
 ))
 
 # -- inequalities ------------------------------------------------------------------------------
-register(Claim(
+PLUGIN.claim(Claim(
     id="huang.barlow.trace_bound", kind=Kind.INEQUALITY,
     prefix=(encoder("encoders with values in R^d, every d"), DATA,
             forall("k, l", "classes k != l (Theorem 4's 'for any k != l')")),
@@ -219,7 +218,7 @@ register(Claim(
              "(p_k ||mu_k||^2 - 1)^2 and the other off-diagonal terms, all >= 0 (also for K > d).",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="huang.lemma2", kind=Kind.INEQUALITY,
     prefix=(encoder("encoders with E_x E_{x' in A(x)} f_i(x')^2 = 1 for each i"), DATA),
     source=source("Lemma 2"),
@@ -231,7 +230,7 @@ register(Claim(
              "backend); L_1 = sum_i (1 - C_ii)^2.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="huang.theorem4", kind=Kind.INEQUALITY, cost=10,
     prefix=(encoder("Lipschitz encoders with values in R^d"), forall("L", "L >= the Lipschitz constant of f"), DATA,
             SIGMA_DELTA, PAIR,
@@ -262,7 +261,7 @@ register(Claim(
              "separately.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="huang.lemma1", kind=Kind.INEQUALITY,
     prefix=(DATA, SIGMA_DELTA, encoder("encoders"), forall("eps", "eps >= 0"),
             forall("G", "classifiers correct at every sample of (C^0_1 u ... u C^0_K) n S_eps(f)")),
@@ -318,7 +317,7 @@ def sup_norm_reading(claim_id: str, statement_name: str, tail: tuple[Any, ...] =
         known_refutation=f"{claim_id}.sup_norm.json")
 
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="huang.theorem2", kind=Kind.INEQUALITY,
     source=source("Theorem 2 (Main Result)"),
     statement=(Part(Le(aq.err_G, 1 - aq.sigma + aq.R_eps), "Err(G_f) <= (1 - sigma) + R_eps",
@@ -337,7 +336,7 @@ register(Claim(
              "sample is in a main part inside S_eps), at 1 it says nothing about an error rate.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="huang.theorem2.main_part", kind=Kind.IDENTITY,
     source=source("Theorem 2 (Main Result), its intermediate claim: 'Explore when samples in "
                   "(C^0_1 u ... u C^0_K) n S_eps(f) can be correctly classified by a NN classifier G_f'"),
@@ -359,7 +358,7 @@ register(Claim(
 
 MAIN_SPREAD_LABEL = "||f(x1) - f(y1)|| <= L delta + 2 eps for x, y in C^0_k n S_eps, x1 in A(x), y1 in A(y)"
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="huang.theorem2.main_close", kind=Kind.INEQUALITY,
     prefix=(encoder("encoders (L = the Lipschitz constant)"), DATA,
             forall("delta, eps", "delta >= 0, eps >= 0"),
@@ -428,7 +427,7 @@ def _theorem1_informative(s: object) -> bool:
     return st.a ** 2 * L / (2 * s.eps ** 2) < 1  # type: ignore[attr-defined]
 
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="huang.theorem1", kind=Kind.INEQUALITY,
     source=source("Theorem 1 (Upper Bound of R_eps)"),
     prefix=THEOREM1_PREFIX,
@@ -473,7 +472,7 @@ THEOREM3_TAU_DEPENDS = (
     "encoder, L, the data), not only on its printed arguments. The certificate covers every tau >= 0, so the "
     "verdict cannot differ")
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="huang.theorem3", kind=Kind.INEQUALITY,
     source=source("Theorem 3"),
     statement=parts(Le(aq.th3_dot, log(exp(aq.L2_nce / (aq.th3_pk * aq.th3_pl)) - E)),
@@ -500,7 +499,7 @@ register(Claim(
 
 THEOREM3_GENERAL_HEAD = (THEOREM3_F, THEOREM3_L, DATA, SIGMA_DELTA, THEOREM3_EPS, PAIR)
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="huang.theorem3.general", kind=Kind.INEQUALITY,
     source=source("Theorem 3 (Divergence of SimCLR), general (sigma, delta, eps), tested at its strongest form"),
     statement=parts(Le(aq.th3_dot, log(exp(aq.L2_nce / (aq.th3_pk * aq.th3_pl)) - E)),
@@ -522,7 +521,7 @@ register(Claim(
              "drawn freely on the sphere, projected linear encoders, InfoNCE encoders trained on digits.",
 ))
 
-add_structure([
+PLUGIN.edges([
     ("huang.lemma1", "huang.theorem2"),
     ("huang.theorem2.main_part", "huang.theorem2"),
     ("huang.theorem2.main_close", "huang.theorem2.main_part"),
@@ -537,7 +536,7 @@ add_structure([
 
 
 # What the slides leave undetermined (the determined part is huang.theorem1)
-register(UnencodableClaim(
+PLUGIN.claim(UnencodableClaim(
     id="huang.theorem1.general", kind=Kind.INEQUALITY,
     source=source("Theorem 1 (Upper Bound of R_eps), general augmentations"),
     prefix=theorem1_prefix(GENERAL_AUG, False),

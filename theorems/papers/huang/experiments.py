@@ -16,9 +16,7 @@ import numpy as np
 
 from numerics import augmented as ag
 from training.snapshots import RunSpec, Snapshot, run_snapshots, training_seed
-from theorems.engine.claim import RunContext
-from theorems.engine.figures import save_figure, subplots
-from theorems.engine.prerequisite import Prerequisite
+from theorems import Prerequisite, RunContext, save_figure, subplots
 from theorems.subjects import Family, Snapshots, Subject
 from theorems.subjects.augmentation import AugmentedData
 from theorems.subjects.augmented import KNOBS, RADII, learned_family, make_subject, separated_plan, setting

@@ -24,8 +24,7 @@ from hypothesis import strategies as st
 
 from numerics import augmented as ag
 from numerics.backend import FLOAT
-from theorems.engine.claim import Assumption, RunContext
-from theorems.engine.experiment import Growth
+from theorems import Assumption, Growth, RunContext
 from theorems.subjects import Choice, Family, Fixed, Subject
 from theorems.subjects.augmentation import AugmentedData, Augmentations
 from theorems.subjects.augmented import QUANTITIES, augmented_parts, make_subject, setting

@@ -24,7 +24,7 @@ from sympy import IndexedBase, KroneckerDelta, Sum, sqrt, symbols
 from numerics import augmented as ag
 from numerics.backend import FLOAT
 from numerics.certificate import Certificate
-from theorems.engine.named_results import register_step_certificate
+from theorems.papers.huang.plugin import PLUGIN
 from theorems.papers.huang import certificates as hc
 
 _d, _K = symbols("d K", integer=True, positive=True)
@@ -249,7 +249,7 @@ def write_artifact(ctx: object) -> str:
     return "\n".join(lines)
 
 
-register_step_certificate("huang.trace_identity_all_sizes", trace_identity_all_sizes)
-register_step_certificate("huang.trace_bound_sharp", trace_bound_sharp)
-register_step_certificate("huang.trace_bound_printed", lambda: trace_bound_sharp(sympy.Integer(1)))
-register_step_certificate("huang.theorem4_sharp_upper", theorem4_sharp_upper)
+PLUGIN.step_certificate("huang.trace_identity_all_sizes", trace_identity_all_sizes)
+PLUGIN.step_certificate("huang.trace_bound_sharp", trace_bound_sharp)
+PLUGIN.step_certificate("huang.trace_bound_printed", lambda: trace_bound_sharp(sympy.Integer(1)))
+PLUGIN.step_certificate("huang.theorem4_sharp_upper", theorem4_sharp_upper)

@@ -3,7 +3,7 @@
 ``[check: cert <key>]`` steps are certified by the certificates registered here (sympy for symbolic
 sizes, z3 for the scalar algebra); ``[check: named <key>]`` steps are instances of named standard
 results (Cauchy--Schwarz, the triangle inequality, monotonicity) whose hypotheses are certified for the
-instance. See theorems/frontend/proof_pages.py for the tags.
+instance. The README's "Proof chains" lists the tags.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import sympy
 from sympy import E, IndexedBase, Sum, exp, log, simplify, symbols
 
 from numerics.certificate import Certificate
-from theorems.engine.named_results import MONOTONE, register_named_step, register_step_certificate
-from theorems.engine.proof import Instance, NamedResult
+from theorems import Instance, MONOTONE, NamedResult
+from theorems.papers.huang.plugin import PLUGIN
 from theorems.papers.huang import certificates as hc
 
 CAUCHY_SCHWARZ = NamedResult(
@@ -147,22 +147,22 @@ def theorem3_vacuity_general() -> Certificate:
     return hc.theorem3_never_binds()
 
 
-register_step_certificate("huang.lemma2_alignment_identity", lemma2_alignment_identity)
-register_named_step("huang.lemma2_cauchy_schwarz", Instance(CAUCHY_SCHWARZ, {
+PLUGIN.step_certificate("huang.lemma2_alignment_identity", lemma2_alignment_identity)
+PLUGIN.named_step("huang.lemma2_cauchy_schwarz", Instance(CAUCHY_SCHWARZ, {
     "u and v are real vectors of the same finite dimension": _cs_dimension,
     "the norms are the Euclidean ones of that inner product": _cs_norms}))
-register_step_certificate("huang.theorem3_drop_terms", theorem3_drop_terms)
-register_named_step("huang.theorem3_solve", Instance(MONOTONE, {
+PLUGIN.step_certificate("huang.theorem3_drop_terms", theorem3_drop_terms)
+PLUGIN.named_step("huang.theorem3_solve", Instance(MONOTONE, {
     "g is non-decreasing": _log_nondecreasing, "a <= b": _exp_of_step1}))
-register_step_certificate("huang.theorem3_never_binds", theorem3_vacuity_general)
-register_step_certificate("huang.theorem3_collapsed_never_binds", hc.theorem3_collapsed_never_binds)
-register_named_step("huang.theorem4_triangle", Instance(TRIANGLE, {"||.|| is a norm": _frobenius_is_euclidean}))
-register_step_certificate("huang.theorem4_algebra", theorem4_algebra)
-register_step_certificate("huang.theorem1_algebra", hc.theorem1_algebra)
+PLUGIN.step_certificate("huang.theorem3_never_binds", theorem3_vacuity_general)
+PLUGIN.step_certificate("huang.theorem3_collapsed_never_binds", hc.theorem3_collapsed_never_binds)
+PLUGIN.named_step("huang.theorem4_triangle", Instance(TRIANGLE, {"||.|| is a norm": _frobenius_is_euclidean}))
+PLUGIN.step_certificate("huang.theorem4_algebra", theorem4_algebra)
+PLUGIN.step_certificate("huang.theorem1_algebra", hc.theorem1_algebra)
 
 # the claims' own certificates, named by the proof pages as checks of the steps they prove (a step checked only
 # by its own claim's verdict would be circular, issue 27 item 7)
-register_step_certificate("huang.infonce_pointwise", hc.infonce_decomposition)
-register_step_certificate("huang.crosscorr_split", hc.crosscorr_decomposition)
-register_step_certificate("huang.nn_scores", hc.nn_scores)
-register_step_certificate("huang.simple_contrastive_expansion", hc.simple_contrastive)
+PLUGIN.step_certificate("huang.infonce_pointwise", hc.infonce_decomposition)
+PLUGIN.step_certificate("huang.crosscorr_split", hc.crosscorr_decomposition)
+PLUGIN.step_certificate("huang.nn_scores", hc.nn_scores)
+PLUGIN.step_certificate("huang.simple_contrastive_expansion", hc.simple_contrastive)

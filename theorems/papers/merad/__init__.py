@@ -2,14 +2,19 @@
 classification and its convergence: claims (Sections 3-5), certificates, experiments and
 recorded witnesses.
 
-A plugin like any outside package: it declares its paper and registers its claims when imported
-(entry point ``clcheck.claims`` in pyproject.toml).
+A plugin like any outside package: the entry point ``clcheck.claims`` names its :func:`register`, which
+hands over what the modules below declare (importing them registers nothing).
 """
 
-from theorems.papers import declare
+from __future__ import annotations
 
-PAPER = declare("merad", "Merad, Yu, Bacry, Gaiffas -- About contrastive unsupervised representation learning "
-                "for classification and its convergence",
-                ("000_446b1395972c3412.txt", "001_024f140e13f62c31.txt"), __name__, __file__)
+from theorems import Registry
 
-from theorems.papers.merad import claims, proofs  # noqa: E402,F401  (register the claims and proofs)
+
+def register(registry: Registry) -> None:
+    """Declare the paper and add its claims, proofs and page checks to ``registry``."""
+    # the declaring modules are imported here, when the plugin is registered, not when the package is
+    from theorems.papers.merad import claims, proofs, step_checks, sharp_constants  # noqa: F401  (their declarations fill PLUGIN)
+    from theorems.papers.merad.plugin import PLUGIN
+
+    PLUGIN.register(registry)

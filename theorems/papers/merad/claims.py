@@ -21,10 +21,9 @@ from theorems.subjects import learned as lr
 from theorems.subjects import mixtures as mx
 from theorems.subjects import triplets as tp
 from theorems.subjects import vectors as vec
-from theorems.engine.claim import Assumption, Claim, ExperimentClaim, Kind, Part, Source, parts
-from theorems.engine.informative import Informative
-from theorems.engine.logic import Reading, exists, forall
-from theorems.engine.registry import add_structure, register
+from theorems import (Assumption, Claim, exists, ExperimentClaim, forall, Informative,
+                      Kind, Part, parts, Reading, Source)
+from theorems.papers.merad.plugin import PLUGIN
 from theorems.subjects.coupons import BETA_GRID, class_draws, coupon_collector, k_subsets
 from theorems.subjects.learned import NormSnapshots
 from theorems.papers.merad import training_sets as ts
@@ -42,7 +41,7 @@ def source(numbering: str, files: tuple[str, ...] = (HAL, CONF)) -> Source:
     return Source(file="; ".join(files), numbering=numbering, paper="Merad et al.")
 
 
-# -- the objects Section 3's sentences bind (theorems.engine.logic) ------------------------------
+# -- the objects Section 3's sentences bind (their prefixes) --------------------------------------
 SETTING = forall("(C, rho, D_c)", "Section 3's setting: a finite set C of N_C latent classes, a distribution rho on C, "
                  "class distributions D_c on X")
 ENCODER = forall("f", "encoders f: X -> R^d, every d >= 1")
@@ -71,7 +70,7 @@ SOME_NONNEGATIVE = Assumption(
 BETA_POSITIVE = Assumption("beta > 0", "beta > 0", lambda s: s.beta > 0)
 
 # -- log-sum-exp facts (proofs of Lemma 1 / 3.1 and Lemma 2 / 3.2) -------------------------
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.lse.max_bounds", kind=Kind.INEQUALITY,
     source=source("proof of Lemma 1 = Lemma 3.1"),
     statement=parts(Le(vec.max_x, vec.lse_x), Le(vec.lse_x, vec.max_x + log(vec.n)), labels=proofs.LSE_MAX),
@@ -82,7 +81,7 @@ register(Claim(
     encoding="x in R^n, n = 1..10, entries from 1e-300 to 1e300 in magnitude.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.lse.nonneg", kind=Kind.INEQUALITY,
     source=source("proof of Lemma 1 = Lemma 3.1"),
     statement=parts(Ge(vec.lse_x, 0), labels=["LSE(x) >= 0"]),
@@ -92,7 +91,7 @@ register(Claim(
     prefix=(forall("n", "integers n >= 1"), forall("x", "R^n with x_i >= 0 for some i")),
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.lse.pairwise", kind=Kind.INEQUALITY,
     source=source("proof of Lemma 1 = Lemma 3.1"),
     statement=parts(
@@ -106,7 +105,7 @@ register(Claim(
     encoding="x in R^{2n}; n_pairs = n is the number of consecutive pairs.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.lse.restriction", kind=Kind.INEQUALITY,
     source=source("proof of Lemma 2 = Lemma 3.2"),
     statement=parts(Le(vec.lse_x_S, vec.lse_x), labels=["LSE(x_S) <= LSE(x)"]),
@@ -117,7 +116,7 @@ register(Claim(
 ))
 
 # -- supervised vs mean classifier ---------------------------------------------------------
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.sup_le_mean", kind=Kind.INEQUALITY,
     source=source("remark after (5)", (HAL,)),
     statement=parts(Le(mx.L_sup_T, mx.L_sup_mu_T), labels=["L_sup(f,T) <= L^mu_sup(f,T)"]),
@@ -130,7 +129,7 @@ register(Claim(
 ))
 
 # -- Lemma 1 (7) = Lemma 3.1 ------------------------------------------------------------
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.lemma1", kind=Kind.INEQUALITY, cost=8,
     source=source("Lemma 1 (7) = Lemma 3.1"),
     statement=parts(
@@ -145,7 +144,7 @@ register(Claim(
 ))
 
 # -- Lemma 2 (8) = Lemma 3.2 ------------------------------------------------------------
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.lemma2", kind=Kind.INEQUALITY, cost=7,
     source=source("Lemma 2 (8) = Lemma 3.2"),
     statement=parts(
@@ -175,7 +174,7 @@ register(Claim(
 ))
 
 # -- Proposition 1 = Proposition 2 = Proposition 3.3 -------------------------------------------
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.prop1.part1", kind=Kind.INEQUALITY, cost=9,
     source=source("Proposition 2 (1) = Proposition 3.3 (1)"),
     statement=parts(
@@ -196,7 +195,7 @@ register(Claim(
           "gives the correct constant tau+ log 2.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.prop1.part2", kind=Kind.INEQUALITY, cost=30,
     source=source("Proposition 1 = Proposition 2 (2) = Proposition 3.3 (2)"),
     statement=parts(
@@ -226,7 +225,7 @@ register(Claim(
 ))
 
 # -- tau^+_N (after Proposition 1; proof of Proposition 2) --------------------------------------
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.tau_plus", kind=Kind.IDENTITY,
     source=source("remark after Proposition 1; proof of Proposition 2 (2) = Proposition 3.3 (2)"),
     statement=(
@@ -247,7 +246,7 @@ register(Claim(
              "one is implied).",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.prop1.rearrangement", kind=Kind.IDENTITY,
     source=source("proof of Proposition 3.3 (the displays are lost in the HAL text)", (CONF,)),
     statement=parts(
@@ -263,7 +262,7 @@ register(Claim(
 ))
 
 # -- coupon collector (Section 3.1) ---------------------------------------------------------
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.coupon.mean", kind=Kind.IDENTITY,
     source=source("Section 3.1, after Lemma 2", (HAL,)),
     statement=parts(Eq(cp.E_T, cp.N_C * harmonic(cp.N_C)), labels=["E[T] = N_C H_{N_C}"]),
@@ -275,7 +274,7 @@ register(Claim(
              "and (N_C pi)^2/6': for the mean one reading (an identity; merad.coupon.variance reads the second).",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.coupon.variance", kind=Kind.IDENTITY,
     source=source("Section 3.1, after Lemma 2 ('respectively given by')", (HAL,)),
     statement=parts(Eq(cp.Var_T, (cp.N_C * pi) ** 2 / 6), labels=["Var(T) = (N_C pi)^2/6"]),
@@ -293,7 +292,7 @@ register(Claim(
           "is an upper bound (which is all the Chebyshev step needs), not the variance.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.coupon.chebyshev", kind=Kind.INEQUALITY, cost=25,
     source=source("Section 3.1, after Lemma 2", (HAL,)),
     statement=parts(Le(cp.P_dev, pi ** 2 / (6 * cp.beta ** 2)),
@@ -343,7 +342,7 @@ ON_SCALARS = lambda s: hasattr(s, "x")  # noqa: E731 - part guard: scalar subjec
 ON_HALF = lambda s: hasattr(s, "x") and s.x <= 0.5  # noqa: E731 - part guard: scalars in [0, 1/2]
 SMOOTH = 2 + 8 * tp.C ** 2
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.lemma3", kind=Kind.INEQUALITY, cost=16,
     source=source("Lemma 3 = Lemma 5 (Section 8) = Lemma 4.1"),
     statement=(
@@ -369,7 +368,7 @@ register(Claim(
              "(theorems/papers/merad/lemma3_tightness.py).",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.lemma3.steps", kind=Kind.INEQUALITY, cost=16,
     source=source("proof of Lemma 5 = proof of Lemma 4.1"),
     statement=parts(
@@ -399,7 +398,7 @@ register(Claim(
              "claim merad.lemma3.printed_equalities. max_{i,j} runs over all i, j in {1,2,3}.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.lemma3.printed_equalities", kind=Kind.IDENTITY, cost=9,
     source=source("proof of Lemma 5 = proof of Lemma 4.1 (the two norm displays)"),
     statement=parts(
@@ -425,7 +424,7 @@ register(Claim(
           "(e.g. z = 0 gives 0 = 0 but z_1 = (1), z_2 = z_3 = (0) gives 1/2 vs 8).",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.lemma7", kind=Kind.INEQUALITY, cost=9,
     source=source("Lemma 4 = Lemma 7 (Section 8) = Lemma 4.2"),
     statement=parts(Le(ts.max_loss, 2 * ts.grad_norm / ts.eta_data), labels=["l(z_i) <= 2 eps / eta for every i"]),
@@ -466,7 +465,7 @@ register(Claim(
              "step 1 (||grad|| <= eps implies max_ij ||loss_ij|| <= eps, by citation) is checked as a step.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.lemma7.steps", kind=Kind.INEQUALITY,
     source=source("proof of Lemma 7 = proof of Lemma 4.2"),
     statement=(
@@ -489,7 +488,7 @@ register(Claim(
              "eps < eta/2' gives.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.softplus.limits", kind=Kind.IDENTITY,
     source=source("proof of Lemma 6 = proof of Lemma B.1"),
     statement=(
@@ -511,7 +510,7 @@ register(Claim(
 
 # how Section 4 fits together beyond the step tags of the proof pages (used, user)
 LEMMA6 = "merad.lemma6 (Allen-Zhu et al. Thm 6)"
-add_structure([
+PLUGIN.edges([
     ("merad.lemma3", LEMMA6),
     ("merad.softplus.limits", LEMMA6),
     (LEMMA6, "merad.theorem1"),
@@ -522,7 +521,7 @@ add_structure([
 
 
 # == Section 5: what the paper reports seeing on trained encoders (observations) ==============
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.fig1", kind=Kind.OBSERVATION,
     source=source("Section 5, Figure 1", (HAL,)),
     statement=parts(Le(mx.L_sup_mu, mx.L_un / mx.p_min), labels=["L^mu_sup(f,C) <= L_un(f)/p_min (no log N_C)"]),
@@ -537,7 +536,7 @@ register(Claim(
              "the evaluation subset (20 images per digit), rho = the digits' class frequencies.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.fig2", kind=Kind.OBSERVATION, cost=20,
     source=source("Section 5, Figure 2", (HAL,)),
     statement=parts(Le(mx.L_sup_mu, mx.L_un_N), labels=["L^mu_sup(f,C) <= L^N_un(f) (no 1/p_cc)"]),
@@ -551,7 +550,7 @@ register(Claim(
              "radius at alpha = 1e-9): a violation counts only if the whole bracket violates.",
 ))
 
-register(Claim(
+PLUGIN.claim(Claim(
     id="merad.assumption2", kind=Kind.OBSERVATION,
     source=source("Section 5, Figure 3 (Assumption 2)", (HAL,)),
     statement=parts(Gt(lr.out_norm_min, 0), labels=["min_x ||f(x)|| > 0 at every logged step"]),
@@ -572,7 +571,7 @@ register(Claim(
 ))
 
 
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="merad.assumption2.constants", kind=Kind.OBSERVATION,
     source=source("Assumption 2 (Section 4) and Figure 3 (Section 5)", (HAL,)),
     experiment=observations.assumption2_constants, prerequisites=experiments.assumption2_prerequisites,
@@ -597,7 +596,7 @@ register(ExperimentClaim(
              "runs are the checker's stand-ins (digits, a small conv net) for the paper's.",
 ))
 
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="merad.fig1.trend", kind=Kind.OBSERVATION,
     source=source("Section 5, Figure 1: 'both losses follow a similar trend'", (HAL,)),
     experiment=observations.figure1_trend, prerequisites=experiments.figure1_prerequisites,
@@ -617,7 +616,7 @@ register(ExperimentClaim(
              "(the 5 runs of merad.fig1), one outcome per seed.",
 ))
 
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="merad.fig2.trend", kind=Kind.OBSERVATION, cost=7,
     source=source("Section 5, Figure 2: 'both losses behave similarly'", (HAL,)),
     experiment=observations.figure2_trend, prerequisites=experiments.figure2_prerequisites,
@@ -657,7 +656,7 @@ def _theorem1_prefix(after_assumption2: tuple[str, ...]) -> tuple:
 THEOREM1_PREFIX = _theorem1_prefix(())
 THEOREM1_PREFIX_PROOF = _theorem1_prefix(("(eta, C)",))
 
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="merad.theorem1", kind=Kind.DYNAMICS,
     source=source("Theorem 1 (Section 4)"),
     experiment=experiments.theorem1, prerequisites=experiments.theorem1_prerequisites,

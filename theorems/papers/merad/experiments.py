@@ -19,10 +19,8 @@ import numpy as np
 from numerics.backend import FLOAT
 from theorems.subjects import mixtures as mx
 from training.snapshots import RunSpec, Snapshot, run_snapshots
-from theorems.engine.claim import RunContext
-from theorems.engine.experiment import ExperimentOutcome, Growth, Observation, RegimeCheck
-from theorems.engine.figures import colormap, save_figure, subplots
-from theorems.engine.prerequisite import Prerequisite
+from theorems import (colormap, ExperimentOutcome, Growth, Observation, Prerequisite, RegimeCheck,
+                      RunContext, save_figure, subplots)
 from theorems.subjects import Family
 from theorems.subjects.learned import learned_mixtures, snapshot_mixture, trained_runs
 

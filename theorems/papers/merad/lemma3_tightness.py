@@ -20,8 +20,7 @@ import numpy as np
 
 from numerics import triplet as tl
 from numerics.backend import mp_backend, torch_backend
-from theorems.engine.claim import RunContext
-from theorems.engine.figures import save_figure, subplots
+from theorems import RunContext, save_figure, subplots
 
 RADII = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 

@@ -16,7 +16,7 @@
   and of the Theorem 1 runs (the fixed training triplets X_data that Assumption 2 is stated for),
   eta = min ||f(x)|| > 0 and C = max ||f(x)|| is finite; the baseline is the run's initialization.
 
-These functions measure; the engine (theorems.engine.rules) reads the verdict: a run on which the
+These functions measure; the engine's verdict rules read the verdict: a run on which the
 reading fails is an observation that fails (the runs are a scaled-down reproduction -- digits instead
 of MNIST, FashionMNIST and CIFAR-10 -- which the claims' quantifier "settings" says).
 """
@@ -30,8 +30,7 @@ from typing import Any
 import numpy as np
 
 from numerics import contrastive as cl
-from theorems.engine.claim import RunContext
-from theorems.engine.experiment import ExperimentOutcome, Observation
+from theorems import ExperimentOutcome, Observation, RunContext
 from theorems.papers.merad import experiments as ex
 from theorems.subjects import mixtures as mx
 from theorems.subjects.learned import snapshot_mixture

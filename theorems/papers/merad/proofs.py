@@ -1,4 +1,4 @@
-"""The printed proofs of Merad et al. as chains of checked steps (see theorems/engine/proof.py).
+"""The printed proofs of Merad et al. as chains of checked steps (theorems.Proof).
 
 Each :class:`Proof` follows the paper's own steps and reasons; the quantities between them are
 in proof_quantities.py. The proof pages' "Proof as printed" sections are generated from these
@@ -10,10 +10,9 @@ from __future__ import annotations
 import sympy
 from sympy import Eq, Ge, Le
 
-from theorems.engine.named_results import (JENSEN, PRODUCT_BOUND, convex_by_second_derivative, finite_support,
-                                           implied_by_positive_multiple, nonnegative_by_sympy)
-from theorems.engine.proof import Instance, Proof, Step
-from theorems.engine.registry import register_proof, registered
+from theorems import (convex_by_second_derivative, finite_support, implied_by_positive_multiple, Instance, JENSEN, nonnegative_by_sympy,
+                      PRODUCT_BOUND, Proof, Step)
+from theorems.papers.merad.plugin import PLUGIN
 from theorems.papers.merad import certificates as certs
 from theorems.papers.merad import proof_quantities as pq
 from theorems.papers.merad import step_checks  # noqa: F401  (registers the page steps' certificates)
@@ -42,7 +41,7 @@ tau, k = mx.tau_plus, mx.k
 chain_end = (1 - tau) / k * mx.L_sup_mu_k + tau
 PROP1_TARGET = Le(mx.L_sup_mu_k, k / (1 - tau) * (mx.L_un - tau))
 
-register_proof(Proof(
+PLUGIN.proof(Proof(
     claim="merad.prop1.part1", part="L^mu_sup,k <= k/(1-tau+) (L_un - tau+)",
     where=f"Section 7, proof of Proposition 2 ({HAL}) = proof of Proposition 3.3 ({CONF}), part (1)",
     steps=(
@@ -82,7 +81,7 @@ def _v2_at_most_half(s: object) -> bool:
 
     return float(ts.TrainingSets().quantities(s, [v2], FLOAT)[v2]) <= 0.5
 
-register_proof(Proof(
+PLUGIN.proof(Proof(
     claim="merad.lemma7", where=f"Section 8, proof of Lemma 7 ({HAL}) = proof of Lemma 4.2 ({CONF})",
     steps=(
         Step("Since ||grad L^_un(f)|| <= eps, this also implies max_{i,j} ||loss_{i,j}|| <= eps (Theorem 3 of "
@@ -116,10 +115,10 @@ def _part_by_part(claim_id: str, where: str, steps: dict[str, tuple[str, str, tu
     argument (printed, or the standard one where the paper gives none) and the certificates that prove it for
     every size (Coq by induction on lists, sympy with symbolic dimension). The link *is* the part, so the chain
     composes by construction; what the chain adds is that each step's certificate is checked on its own."""
-    claim = registered(claim_id)
+    claim = PLUGIN.claim_named(claim_id)
     for part in claim.statement:
         text, reason, certificates = steps[str(part)]
-        register_proof(Proof(claim=claim_id, part=str(part), where=where, not_printed=not_printed, steps=(
+        PLUGIN.proof(Proof(claim=claim_id, part=str(part), where=where, not_printed=not_printed, steps=(
             Step(text, part.relation, reason, certificates=certificates, applies=part.applies),)))
 
 

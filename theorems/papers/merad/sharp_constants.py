@@ -32,7 +32,7 @@ import sympy
 
 from numerics import coq
 from numerics.certificate import Certificate
-from theorems.engine.named_results import register_step_certificate
+from theorems.papers.merad.plugin import PLUGIN
 
 # u = z_1^T (z_3 - z_2) on one coordinate: the bilinear form whose Hessian is A; Hess u = A (x) I_d
 A3 = sympy.Matrix([[0, -1, 1], [-1, 0, 0], [1, 0, 0]])
@@ -342,10 +342,10 @@ def coq_for_claim() -> Certificate:
     return replace(scalar_facts_coq(), parts=())
 
 
-register_step_certificate("merad.lemma3_sharp_hessian_form", hessian_form)
-register_step_certificate("merad.lemma3_sharp_sigma", sigma_facts)
-register_step_certificate("merad.lemma3_sharp_hess_u", hess_u_norm)
-register_step_certificate("merad.lemma3_sharp_grad", grad_norm_bound)
-register_step_certificate("merad.lemma3_sharp_upper", sharp_upper)
-register_step_certificate("merad.lemma3_sharp_lower", sharp_lower)
-register_step_certificate("merad.lemma3_sharp_constant", sharp_constant)
+PLUGIN.step_certificate("merad.lemma3_sharp_hessian_form", hessian_form)
+PLUGIN.step_certificate("merad.lemma3_sharp_sigma", sigma_facts)
+PLUGIN.step_certificate("merad.lemma3_sharp_hess_u", hess_u_norm)
+PLUGIN.step_certificate("merad.lemma3_sharp_grad", grad_norm_bound)
+PLUGIN.step_certificate("merad.lemma3_sharp_upper", sharp_upper)
+PLUGIN.step_certificate("merad.lemma3_sharp_lower", sharp_lower)
+PLUGIN.step_certificate("merad.lemma3_sharp_constant", sharp_constant)

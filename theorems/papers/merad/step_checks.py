@@ -4,7 +4,7 @@ A page step tagged ``[check: cert <key>]`` is certified by the certificate regis
 ``<key>`` (sympy identities over symbolic sizes: every N, every n); ``[check: named <key>]`` is an
 instance of a named standard result (Jensen's inequality, monotonicity) whose hypotheses are certified
 for the instance. A certificate that covers a finite range only (``complete=False``, exact enumeration
-with symbolic rho) leaves the step ``tested``. See theorems/frontend/proof_pages.py.
+with symbolic rho) leaves the step ``tested`` (the README's "Proof chains" lists the tags).
 """
 
 from __future__ import annotations
@@ -15,16 +15,8 @@ import math
 import sympy
 
 from numerics.certificate import Certificate
-from theorems.engine.named_results import (
-    CHEBYSHEV,
-    JENSEN,
-    MONOTONE,
-    finite_support,
-    nonnegative_by_sympy,
-    register_named_step,
-    register_step_certificate,
-)
-from theorems.engine.proof import Instance
+from theorems import CHEBYSHEV, finite_support, Instance, JENSEN, MONOTONE, nonnegative_by_sympy
+from theorems.papers.merad.plugin import PLUGIN
 
 _t = sympy.Symbol("t", real=True)
 _y = sympy.Symbol("y", nonnegative=True)
@@ -101,7 +93,7 @@ def _jensen(convex: object, what: str) -> Instance:
 
 
 def _softplus_convex() -> Certificate:
-    from theorems.engine.named_results import convex_by_second_derivative
+    from theorems import convex_by_second_derivative
 
     return convex_by_second_derivative(ZETA, _t, "zeta(t) = log(1 + e^t) (composed with the linear map "
                                                   "t -> f(x)^T t, still convex)")
@@ -165,16 +157,16 @@ def _log1p_increasing() -> Certificate:
                        domain="every y >= 0", ok=bool(sympy.ask(sympy.Q.positive(d), sympy.Q.nonnegative(_y))))
 
 
-register_step_certificate("merad.rewrite_un_lse", rewrite_un_lse)
-register_step_certificate("merad.rewrite_un_softplus", rewrite_un_softplus)
-register_step_certificate("merad.zeta_is_lse", zeta_is_lse)
-register_step_certificate("merad.cross_entropy_mean_classifier", cross_entropy_of_mean_classifier)
-register_step_certificate("merad.p_cc_event", p_cc_event)
-register_step_certificate("merad.uniform_subsets", uniform_subsets)
-register_step_certificate("merad.first_index_law", first_index_law)
-register_named_step("merad.jensen_softplus", _jensen(_softplus_convex, "zeta(f(x)^T (f(x-) - f(x+))) given (c, c-, x)"))
-register_named_step("merad.jensen_lse", _jensen(lse_convex, "LSE(0, f(x)^T (f(x-_i) - f(x+))) given (c, c-_1..c-_N, x)"))
-register_named_step("merad.monotone_log1p", Instance(MONOTONE, {
+PLUGIN.step_certificate("merad.rewrite_un_lse", rewrite_un_lse)
+PLUGIN.step_certificate("merad.rewrite_un_softplus", rewrite_un_softplus)
+PLUGIN.step_certificate("merad.zeta_is_lse", zeta_is_lse)
+PLUGIN.step_certificate("merad.cross_entropy_mean_classifier", cross_entropy_of_mean_classifier)
+PLUGIN.step_certificate("merad.p_cc_event", p_cc_event)
+PLUGIN.step_certificate("merad.uniform_subsets", uniform_subsets)
+PLUGIN.step_certificate("merad.first_index_law", first_index_law)
+PLUGIN.named_step("merad.jensen_softplus", _jensen(_softplus_convex, "zeta(f(x)^T (f(x-) - f(x+))) given (c, c-, x)"))
+PLUGIN.named_step("merad.jensen_lse", _jensen(lse_convex, "LSE(0, f(x)^T (f(x-_i) - f(x+))) given (c, c-_1..c-_N, x)"))
+PLUGIN.named_step("merad.monotone_log1p", Instance(MONOTONE, {
     "g is non-decreasing": _log1p_increasing,
     "a <= b": lambda: nonnegative_by_sympy(sympy.exp(_t), "the dropped terms e^{a_i} (b - a is their sum)"),
 }))
@@ -276,8 +268,8 @@ def _chebyshev_a_positive() -> Certificate:
     return nonnegative_by_sympy(beta * nc, "a = beta N_C > 0 (beta > 0, N_C >= 1)")
 
 
-register_step_certificate("merad.coupon_variance_bound", coupon_variance_bound)
-register_named_step("merad.chebyshev_coupon", Instance(CHEBYSHEV, {
+PLUGIN.step_certificate("merad.coupon_variance_bound", coupon_variance_bound)
+PLUGIN.named_step("merad.chebyshev_coupon", Instance(CHEBYSHEV, {
     "a > 0": _chebyshev_a_positive, "X has a finite variance": geometric_variance}))
 
 
@@ -331,7 +323,7 @@ def theorem1_lemma6_price() -> Certificate:
                                              "eta_power_T": int(eta_power_t)})
 
 
-register_step_certificate("merad.theorem1_lemma7_hypothesis", theorem1_lemma7_hypothesis)
-register_step_certificate("merad.theorem1_lemma7_bound", theorem1_lemma7_bound)
-register_step_certificate("merad.theorem1_sum_bound", theorem1_sum_bound)
-register_step_certificate("merad.theorem1_lemma6_price", theorem1_lemma6_price)
+PLUGIN.step_certificate("merad.theorem1_lemma7_hypothesis", theorem1_lemma7_hypothesis)
+PLUGIN.step_certificate("merad.theorem1_lemma7_bound", theorem1_lemma7_bound)
+PLUGIN.step_certificate("merad.theorem1_sum_bound", theorem1_sum_bound)
+PLUGIN.step_certificate("merad.theorem1_lemma6_price", theorem1_lemma6_price)

@@ -1,14 +1,19 @@
 """Ren & Li -- On the Importance of Contrastive Loss in Multimodal Learning: claims and the data
 model with its normalized linear learners.
 
-A plugin like any outside package: it declares its paper and registers its claims when imported
-(entry point ``clcheck.claims`` in pyproject.toml).
+A plugin like any outside package: the entry point ``clcheck.claims`` names its :func:`register`, which
+hands over what the modules below declare (importing them registers nothing).
 """
 
-from theorems.papers import declare
+from __future__ import annotations
 
-PAPER = declare("ren",
-                "Ren & Li -- On the Importance of Contrastive Loss in Multimodal Learning",
-                ("002_1392d7a5a1d595de.txt",), __name__, __file__)
+from theorems import Registry
 
-from theorems.papers.ren import claims  # noqa: F401  (registers the claims)
+
+def register(registry: Registry) -> None:
+    """Declare the paper and add its claims, proofs and page checks to ``registry``."""
+    # the declaring modules are imported here, when the plugin is registered, not when the package is
+    from theorems.papers.ren import claims  # noqa: F401  (their declarations fill PLUGIN)
+    from theorems.papers.ren.plugin import PLUGIN
+
+    PLUGIN.register(registry)

@@ -8,15 +8,14 @@ by exact computation (:mod:`theorems.papers.ren.exact`); Theorem 4.3 and the sta
 training runs that track the infinite-width flow (:mod:`theorems.papers.ren.dynamics`).
 
 Every claim declares its quantifier prefix in the order the sentence binds its objects, and the
-other readings the words admit (:mod:`theorems.engine.logic`); the experiments return measurements
+other readings the words admit (``theorems.Reading``); the experiments return measurements
 only and the engine reads the verdicts.
 """
 
 from __future__ import annotations
 
-from theorems.engine.claim import ExperimentClaim, Kind, Source
-from theorems.engine.logic import Reading, exists, forall
-from theorems.engine.registry import add_structure, register
+from theorems import exists, ExperimentClaim, forall, Kind, Reading, Source
+from theorems.papers.ren.plugin import PLUGIN
 from theorems.papers.ren import dynamics, exact
 
 FILE = "002_1392d7a5a1d595de.txt"
@@ -50,7 +49,7 @@ T_POLY = exists("T", "iterations", asymptotic="poly(d) iterations")
 VALID = forall("model", "valid data models (1): sigma_max/sigma_min <= d^c0 [checker: five spectra with ratio <= 5]")
 
 
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="ren.alignment_score", kind=Kind.IDENTITY, source=source("Definition 4.1 and the note after it"),
     experiment=exact.alignment_experiment,
     prefix=(forall("law", "data laws of (x_A, x_B, x_B') (a positive pair and an independent negative)"),
@@ -62,7 +61,7 @@ register(ExperimentClaim(
              "constant map (the two distances are one expression). One reading: the lost formula's by-distance and "
              "by-similarity forms agree on constant maps.",
 ))
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="ren.balance_score", kind=Kind.IDENTITY, source=source("Definition 4.2"),
     experiment=exact.balance_experiment,
     prefix=(forall("M", "real matrices (Sigma, the covariance of the output embeddings, or its factor)"),
@@ -73,7 +72,7 @@ register(ExperimentClaim(
              "read with c one constant fixed before the representation (if c could be chosen after it, c = r would make "
              "every representation balanced, since Bal >= 1).",
 ))
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="ren.unbalanced_example", kind=Kind.INEQUALITY,
     source=source("Section 4, 'Why balance representations are important?'"),
     experiment=exact.unbalanced_experiment,
@@ -84,7 +83,7 @@ register(ExperimentClaim(
     encoding="P_A = P_B proportional to diag(1, delta, ..., delta): exact Align >= 1 - eps and Bal < r/2 for delta <= 0.1; "
              "delta = 1 balanced (every configuration must hold: 'forall').",
 ))
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="ren.lemma_a7", kind=Kind.IDENTITY, source=source("Lemma A.7"),
     experiment=exact.lemma_a7,
     prefix=(forall("r", "latent dimensions r >= 1"),
@@ -97,7 +96,7 @@ register(ExperimentClaim(
              "flow and keeps the orthogonality of (7). Certified symbolically (sympy) for r <= 4, every c, beta and z: "
              "a certificate on part of the printed domain (every r), so consistent, not proved.",
 ))
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="ren.lemma_b17", kind=Kind.DYNAMICS, source=source("Lemmas B.12, B.17"),
     experiment=exact.lemma_b17, quantifier="exists",
     prefix=(exists("model", "data models satisfying Theorem 4.3's assumptions [checker: (kappa, 1, 1, 1, 1), "
@@ -108,7 +107,7 @@ register(ExperimentClaim(
              "above its start) for some admissible kappa; Lemma B.12's growth-rate bound along every path is a "
              "universal part (one failure inside the regime refutes).",
 ))
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="ren.stage2_rate", kind=Kind.DYNAMICS, source=source("Lemma C.19, Corollary C.20, Section 5.4"),
     experiment=exact.stage2_rate,
     prefix=(forall("model", "admissible data models [checker: four spectra with ratio 5]"),
@@ -128,7 +127,7 @@ register(ExperimentClaim(
 ))
 
 _43A_PREFIX = (EPS, C_DEF, *PREAMBLE, MODEL_A, T_POLY, SEED)
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="ren.theorem43a", kind=Kind.DYNAMICS, cost=4, source=source("Theorem 4.3 (a), Lemma B.17"),
     experiment=dynamics.theorem43a, quantifier="exists",
     prefix=_43A_PREFIX,
@@ -153,7 +152,7 @@ register(ExperimentClaim(
 ))
 
 _43B_TAIL = (T_POLY, SEED)
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="ren.theorem43b", kind=Kind.DYNAMICS, cost=8, source=source("Theorem 4.3 (b)"),
     experiment=dynamics.theorem43b, quantifier="exists",
     prefix=(EPS, C_DEF, *PREAMBLE,
@@ -178,7 +177,7 @@ register(ExperimentClaim(
 
 _SW_HEAD = (forall("model", "data models under Theorem 4.3's assumptions [checker: Lemma B.17's (5, 1, 1, 1, 1)]"),)
 _SW_TAIL = (exists("beta2", "inverse temperatures (Stage 2) [checker: 2]"), SEED)
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="ren.stagewise", kind=Kind.DYNAMICS, cost=6, source=source("Sections 5.3-5.4"),
     experiment=dynamics.stagewise, quantifier="settings",
     prefix=(*_SW_HEAD,
@@ -211,7 +210,7 @@ register(ExperimentClaim(
              "(beta1, T1/T*); the literal reading keeps T1 = T* (longer Stage 1 outside its regime), the readings "
              "differ in the Stage-1 length they allow.",
 ))
-add_structure([
+PLUGIN.edges([
     ("ren.alignment_score", "ren.unbalanced_example"), ("ren.balance_score", "ren.unbalanced_example"),
     ("ren.alignment_score", "ren.theorem43a"), ("ren.balance_score", "ren.theorem43a"),
     ("ren.alignment_score", "ren.theorem43b"), ("ren.balance_score", "ren.theorem43b"),

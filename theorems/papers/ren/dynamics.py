@@ -6,7 +6,7 @@ model (:mod:`theorems.papers.ren.flow`). Each configuration is run on :data:`N_S
 derived from the audit seed (:func:`run_seeds`); a configuration reports, per seed, whether the
 property the sentence predicts held, the same property on the run's own initialization, and the
 theorem's regime measured on the runs (:func:`model_checks`, :func:`run_checks`). The engine reads the verdict
-(:mod:`theorems.engine.rules`) by the claim's quantifier over models; nothing here decides one.
+(the engine's verdict rules) by the claim's quantifier over models; nothing here decides one.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from theorems.engine.claim import RunContext
-from theorems.engine.experiment import ExperimentOutcome, Observation, RegimeCheck, markdown_table
+from theorems import ExperimentOutcome, markdown_table, Observation, RegimeCheck, RunContext
 from theorems.papers.ren import flow
 from theorems.papers.ren.model import (
     KAPPA_MAX,
@@ -513,7 +512,7 @@ def figure(ctx: RunContext, specs: list[RunSpec], name: str) -> str:
     infinite-width flow dashed."""
     if ctx.out_dir is None:
         return ""
-    from theorems.engine.figures import save_figure, subplots
+    from theorems import save_figure, subplots
     from theorems.papers.ren.model import flow_twin
 
     fig, axes = subplots(1, 3, figsize=(15, 3.6))

@@ -13,9 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from theorems.engine.claim import RunContext
+from theorems import ExperimentOutcome, markdown_table, Observation, RegimeCheck, RunContext
 from numerics.certificate import Certificate
-from theorems.engine.experiment import ExperimentOutcome, Observation, RegimeCheck, markdown_table
 from theorems.papers.ren import flow
 from theorems.papers.ren.model import (
     KAPPA_MAX,

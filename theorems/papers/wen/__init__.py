@@ -1,14 +1,19 @@
 """Wen & Li -- Toward Understanding the Feature Learning Process of Self-supervised Contrastive
 Learning: claims and the sparse coding model with its symmetrized-ReLU learner.
 
-A plugin like any outside package: it declares its paper and registers its claims when imported
-(entry point ``clcheck.claims`` in pyproject.toml).
+A plugin like any outside package: the entry point ``clcheck.claims`` names its :func:`register`, which
+hands over what the modules below declare (importing them registers nothing).
 """
 
-from theorems.papers import declare
+from __future__ import annotations
 
-PAPER = declare("wen",
-                "Wen & Li -- Toward Understanding the Feature Learning Process of Self-supervised Contrastive Learning",
-                ("003_06cb9bda3a5102d9.txt",), __name__, __file__)
+from theorems import Registry
 
-from theorems.papers.wen import claims  # noqa: E402,F401  (registers the claims)
+
+def register(registry: Registry) -> None:
+    """Declare the paper and add its claims, proofs and page checks to ``registry``."""
+    # the declaring modules are imported here, when the plugin is registered, not when the package is
+    from theorems.papers.wen import claims  # noqa: F401  (their declarations fill PLUGIN)
+    from theorems.papers.wen.plugin import PLUGIN
+
+    PLUGIN.register(registry)

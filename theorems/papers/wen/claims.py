@@ -6,7 +6,7 @@ Exact claims (no training; Monte Carlo only as a cross-check, over 5 seeds): ``w
 coding model over 5 seeds, each configuration measured on the trained network and on its own
 initialization, regime checks measured on each configuration): ``wen.theorem32``, ``wen.footnote3``,
 ``wen.theorem34``, ``wen.downstream``, ``wen.footnote1``. Every experiment returns measurements
-(:class:`~theorems.engine.experiment.Observation`, :class:`~theorems.engine.experiment.Growth`,
+(:class:`~theorems.Observation`, :class:`~theorems.Growth`,
 certificates with their domain); the engine reads the verdict. The model is in ``model.py``, the exact
 computations in ``exact.py``, the runs and the per-seed rules in ``dynamics.py``; the reconstruction of
 every lost formula and each claim's logical form are in ``proofs_md/wen.*.md``.
@@ -23,13 +23,10 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from numerics.certificate import Certificate
-from theorems.engine.claim import ExperimentClaim, Kind, RunContext, Source
-from theorems.engine.experiment import (ExperimentOutcome, Growth, Observation, RegimeCheck, markdown_table,
-                                        median_interval_note)
-from theorems.engine.figures import save_figure, subplots
-from theorems.engine.logic import Reading, exists, forall
-from theorems.engine.prerequisite import Prerequisite
-from theorems.engine.registry import add_structure, register
+from theorems import (exists, ExperimentClaim, ExperimentOutcome, forall, Growth, Kind,
+                      markdown_table, median_interval_note, Observation, Prerequisite, Reading, RegimeCheck,
+                      RunContext, save_figure, Source, subplots)
+from theorems.papers.wen.plugin import PLUGIN
 from theorems.papers.wen import dynamics as dy
 from theorems.papers.wen import exact as ex
 from theorems.papers.wen import model as wm
@@ -832,7 +829,7 @@ C_LEMMA = exists("C", "C > 0, k >= 0", depends_on=("C_M",),
                  asymptotic="Õ(1/sqrt d) = C log^k(d) / sqrt d (Notations: universal constants and polylog factors "
                             "of d)")
 
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="wen.lemma_b3", kind=Kind.INEQUALITY, source=source("Lemma B.3 (part 1)"),
     experiment=lemma_b3_experiment("literal"), quantifier="settings",
     prefix=(C_M, forall("d", "the input dimension, d -> infinity"), forall("M", MODEL.split(":")[0] + " dictionaries "
@@ -865,7 +862,7 @@ register(ExperimentClaim(
              "identities for every d but the bound only at the d computed: at most consistent.",
 ))
 
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="wen.stage1_gradient", kind=Kind.INEQUALITY, source=source("Lemmas C.2, A.2, A.5 (F.1)"),
     experiment=one_thread(stage1_gradient), quantifier="forall",
     prefix=(forall("model", MODEL + "; regime p << sigma^2 read as sigma^2/p >= 4"),
@@ -886,7 +883,7 @@ register(ExperimentClaim(
 
 MASK_PREFIX = (forall("model", MODEL + " (diagonal Sigma_xi in the footnote-1 variants)"),
                forall("d", "the input dimension"))
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="wen.mask_decorrelation", kind=Kind.INEQUALITY,
     source=source("Definition 2.3, Section 4 (Feature Decoupling), Lemmas B.3, D.4"),
     experiment=mask_decorrelation_experiment("literal"), quantifier="forall",
@@ -929,7 +926,7 @@ T32_PREFIX = (forall("model", MODEL + "; regime checks: sigma^2/p >= 4, E||xi||^
               exists("o(1)", "a function of d vanishing as d -> infinity", depends_on=("model",),
                      asymptotic="o(1): ||signal part of f(x)|| <= o(1) ||noise part||"))
 
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="wen.theorem32", kind=Kind.DYNAMICS, source=source("Theorem 3.2 (with Appendices A.5, F)"),
     experiment=theorem32_experiment("representation"), quantifier="forall", prefix=T32_PREFIX,
     prerequisites=functools.partial(_runs_needed, "none"),
@@ -946,7 +943,7 @@ register(ExperimentClaim(
              "so the property holds before training and the configurations are uninformative (issue 27, item 5).",
 ))
 
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="wen.footnote3", kind=Kind.DYNAMICS, source=source("footnote 3 of Section 2 (training without augmentation)"),
     experiment=footnote3_experiment("representation"), quantifier="forall",
     prefix=(forall("b", "bias schedules without augmentation that keep every neuron alive ('the biases can be tuned "
@@ -985,7 +982,7 @@ def _t34_prefix(when: str) -> tuple:
     return (*T34_PREFIX_HEAD, T, *T34_PREFIX_TAIL)
 
 
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="wen.theorem34", kind=Kind.DYNAMICS, source=source("Theorem 3.4 (with Appendices A.2-A.4, E)"),
     experiment=theorem34_experiment("some"), quantifier="settings", prefix=_t34_prefix("some"),
     prerequisites=functools.partial(_runs_needed, "masks"),
@@ -1008,7 +1005,7 @@ register(ExperimentClaim(
              "network fails the rule (no singleton neurons, ~90 % dense): informative.",
 ))
 
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="wen.downstream", kind=Kind.DYNAMICS, source=source("Corollaries 3.3, 3.5"), experiment=downstream,
     quantifier="settings",
     prefix=(forall("model", MODEL + "; regime: a linear probe on raw inputs fails (oracle R^2 <= 0.25, oracle "
@@ -1029,7 +1026,7 @@ register(ExperimentClaim(
              "size is the only instantiated quantifier (20000 for both corollaries).",
 ))
 
-register(ExperimentClaim(
+PLUGIN.claim(ExperimentClaim(
     id="wen.footnote1", kind=Kind.DYNAMICS, source=source("footnote 1 of Section 2 (Definition 2.1)"),
     experiment=footnote1_experiment("all"), quantifier="forall",
     known_refutation="wen.footnote1.json",
@@ -1058,7 +1055,7 @@ register(ExperimentClaim(
              "'there exists' (a consistent variant is a witness).",
 ))
 
-add_structure([
+PLUGIN.edges([
     ("wen.lemma_b3", "wen.mask_decorrelation"),
     ("wen.lemma_b3", "wen.stage1_gradient"),
     ("wen.mask_decorrelation", "wen.theorem34"),

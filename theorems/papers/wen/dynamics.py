@@ -1,7 +1,7 @@
 """Wen & Li: the training runs of the dynamics claims, their per-run metrics (on the trained network
 and on its own initialization), the regime checks measured on each configuration, and the per-seed
 outcome of each claim's rule (True, False, or None when the run cannot tell). The engine reads
-every verdict (theorems.engine.rules): nothing here decides one.
+every verdict (by the rules the README's "Reading a verdict" states): nothing here decides one.
 
 A configuration is a data model (Definition 2.1, footnote-1 noise variants), a learner (with or
 without masks, the bias threshold) and a list of seeds (the audit seed and the next ones). Runs and
@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from theorems.engine.experiment import RegimeCheck
+from theorems import RegimeCheck
 from theorems.papers.wen import model as wm
 from theorems.papers.wen.model import Data, Learner, Run
 
