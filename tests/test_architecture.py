@@ -101,3 +101,65 @@ def test_every_shipped_claim_declares_its_quantifier_prefix() -> None:
 
     missing = [c.id for c in all_claims(papers=list(PAPERS)) if not c.prefix]
     assert not missing, f"claims without a prefix (theorems.forall / theorems.exists): {missing}"
+
+
+def test_the_papers_use_the_public_api_only() -> None:
+    """theorems/papers/* are plugins like an outsider's: they import from ``theorems``, ``theorems.subjects`` and
+    ``numerics`` (and their own package) -- never the engine's or the front end's modules, not even by name."""
+    offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "theorems" / "papers").rglob("*.py")
+                 if "theorems.engine" in p.read_text() or "theorems.frontend" in p.read_text()
+                 or "theorems/engine" in p.read_text() or "theorems/frontend" in p.read_text()]
+    assert not offenders, offenders
+
+
+def test_no_subject_family_is_a_hand_written_subclass() -> None:
+    """Every family is composed of public parts: the engine's composed Family is the one SubjectFamily subclass
+    under theorems/subjects and theorems/papers."""
+    subclasses = []
+    for root in (ROOT / "theorems" / "subjects", ROOT / "theorems" / "papers"):
+        for path in root.rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ClassDef) and any(ast.unparse(b).endswith("SubjectFamily") for b in node.bases):
+                    subclasses.append(f"{path.relative_to(ROOT)}:{node.name}")
+    assert subclasses == ["theorems/subjects/compose.py:Family"], subclasses
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the project modules it imports, at the top or inside functions (what runs on first use),
+    not under ``if TYPE_CHECKING:``; ``from package import submodule`` depends on the submodule."""
+    modules = {}
+    for pkg in ("theorems", "numerics", "training"):
+        for path in (ROOT / pkg).rglob("*.py"):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            modules[name.removesuffix(".__init__")] = path
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text())
+        typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+                       and "TYPE_CHECKING" in ast.unparse(node.test) for n in ast.walk(node)}
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                subs = [f"{node.module}.{a.name}" for a in node.names if f"{node.module}.{a.name}" in modules]
+                targets = subs if len(subs) == len(node.names) else [node.module, *subs]
+            else:
+                continue
+            for target in targets:
+                while target and target not in modules:
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    graph[name].add(target)
+    return graph
+
+
+def test_the_import_graph_has_no_cycle() -> None:
+    """File-level imports, inside functions included, form no cycle: a module's dependencies can be read
+    from its imports, and no module needs another to be half-initialized."""
+    import networkx as nx
+
+    graph = nx.DiGraph([(a, b) for a, bs in import_graph().items() for b in bs])
+    cycles = [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
+    assert not cycles, cycles

@@ -26,6 +26,8 @@ from theorems.engine.budget import PROFILES, Budget
 from theorems.engine.claim import (AnyClaim, ClaimBase, ExperimentClaim, RunContext, StatementClaim,
                                    UnencodableClaim)
 from theorems.engine.probe import Tracker
+from theorems.engine.proof_check import certify_steps, claim_part
+from theorems.engine.registry import proofs_for
 from theorems.engine.rules import experiment_verdict, growth_verdict, refuting_evidence, still_refutes
 from theorems.engine.search import adversarial_search, exhaustive_search, random_search
 from theorems.engine.shrink import shrink
@@ -284,9 +286,6 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
 def _apply_proof_chains(claim: StatementClaim, result: ClaimResult) -> None:
     """A part whose printed proof composes and has every step certified (or cited) is certified;
     a cited theorem is named beside the verdict ("assuming ...")."""
-    from theorems.engine.proof_check import certify_steps, claim_part
-    from theorems.engine.registry import proofs_for
-
     for proof in proofs_for(claim.id):
         checked = certify_steps(proof, claim)
         label = str(claim_part(proof, claim))

@@ -11,7 +11,8 @@ from numerics.files import write_text_atomic
 from theorems.engine.budget import Budget
 from theorems.engine.check import check_claim
 from theorems.engine.claim import StatementClaim
-from theorems.engine.proof_check import STEP_KINDS, ClaimProofs, check_proof, proofs_json
+from theorems.engine.proof_check import STEP_KINDS, ClaimProofs, proofs_json
+from theorems.engine.proof_eval import check_proof
 from theorems.engine.registry import proofs_for
 from theorems.engine.verdict import Verdict
 from theorems.engine.witness import recorded_witness

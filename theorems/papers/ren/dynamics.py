@@ -30,6 +30,8 @@ from theorems.papers.ren.model import (
     b17,
     cached_train,
     geometric,
+    model_checks,
+    stage1_end,
     tracking_gap,
     two_level,
 )
@@ -38,7 +40,6 @@ EPS_ALIGN = 0.05  # aligned: Align >= 1 - eps (eps must exceed 2^-r, the ties of
 C_BALANCE = 2.0  # balanced: Bal >= r / c
 COND_NEAR_ONE = 1.1  # Stage 2 runs until cond(P_A) <= 1.1 ("approximately 1", Section 5.4)
 BETA1_SMALL = 0.1  # Stage 1's "small beta": lam * beta1 <= 0.1, the negative term within 10 % of g_k = 1
-NOISE_MAX = 0.1  # the model's noise-to-signal ratio d_xi sigma_xi^2 / sum sigma^2 at most 0.1
 COND_GAP_MAX = math.log(1.15)  # tracking: cond(P_A) within 15 % of the flow's (time shift <= SHIFT)
 RHO_GAP_MAX = 0.05  # tracking: min cosine within 0.05 of the flow's
 WIDTH = 65536
@@ -63,22 +64,6 @@ def spectra(quick: bool) -> dict[str, tuple[float, ...]]:
 
 
 # -- regime, metrics ---------------------------------------------------------------------------------
-def model_checks(model: DataModel) -> list[RegimeCheck]:
-    """The assumptions of Theorem 4.3 on the data model itself."""
-    z = flow.signs(model.r)
-    moments = float(max(np.abs(z.mean(axis=0)).max(), np.abs(z.T @ z / len(z) - np.eye(model.r)).max()))
-    return [
-        RegimeCheck("latent law", "z, xi uniform on {+-1}^r, {+-1}^d_xi (Lemma A.7, Lemma C.2's product form): "
-                    "exact E z = 0, E z z^T = I", moments, "0 (exact sums over {+-1}^r)", moments == 0.0),
-        RegimeCheck("admissible spectrum", "sigma_max / sigma_min bounded (the lost assumption of Theorem 4.3, "
-                    "'for some small constant'; KAPPA_MAX stands for it)", float(model.kappa),
-                    f"<= {KAPPA_MAX:g}", model.kappa <= KAPPA_MAX + 1e-12),
-        RegimeCheck("noise-to-signal ratio", "E||A_xi xi||^2 / E||A z||^2 = d_xi sigma_xi^2 / sum sigma_k^2 small "
-                    "(Lemma 5.1: 'the noise-signal ratio is small')", float(model.noise_signal),
-                    f"<= {NOISE_MAX:g}", model.noise_signal <= NOISE_MAX),
-    ]
-
-
 def run_checks(spec: RunSpec, run: dict[str, np.ndarray], gap: dict[str, float]) -> list[RegimeCheck]:
     """Conditions measured on the run: population normalization, width / step, small beta1."""
     norm_dev = float(np.max(np.abs(run["second_moment"] - 1.0)))
@@ -391,7 +376,6 @@ def reversal_time(beta1: float, lam: float = 1.0, horizon: float = 1e5) -> dict[
     conditions of Lemma B.1), the peak of cond(P_A), and the first time after T* at which cond(P_A) is back
     at its initial value kappa (inf if not within ``horizon``): for every beta1 > 0 the O(beta1) negative
     term eventually undoes Stage 1's growth."""
-    from theorems.papers.ren.exact import stage1_end
     from scipy.integrate import solve_ivp
 
     model = DataModel(sigma=STAGEWISE_MODEL, lam=lam)

@@ -25,7 +25,9 @@ from theorems.papers.ren.model import (
     condition_number,
     geometric,
     loss_function,
+    model_checks,
     stable_rank,
+    stage1_end,
     two_level,
 )
 
@@ -456,28 +458,6 @@ def unbalanced_experiment(ctx: RunContext) -> ExperimentOutcome:
 
 
 # == Lemma B.17 (with Lemma B.12) ==============================================================
-def stage1_end(model: DataModel, beta: float | None = None, tol_rho: float = 0.01, tol_noise: float = 0.01,
-               t_max: float = 5000.0) -> dict[str, Any]:
-    """Integrate the infinite-width flow until the end-of-Stage-1 conditions of Lemma B.1 (every
-    cosine >= 1 - tol_rho, noise-to-signal ratio <= tol_noise); returns the state, the time and the
-    path (for the growth-rate check)."""
-    from scipy.integrate import solve_ivp
-
-    fm = model.flow()
-    y0 = flow.initial_state(fm)
-
-    def done(t: float, y: np.ndarray) -> float:
-        q = flow.tracked(y, fm)
-        return min(float(q["rho"].min()) - (1 - tol_rho), tol_noise - q["noise_ratio"])
-
-    done.terminal, done.direction = True, 1  # type: ignore[attr-defined]
-    sol = solve_ivp(lambda t, y: flow.rhs(y, fm, beta), (0.0, t_max), y0, method="DOP853", events=done,
-                    rtol=1e-9, atol=1e-12, dense_output=True)
-    t1 = float(sol.t_events[0][0]) if len(sol.t_events[0]) else float("nan")
-    end = sol.y_events[0][0] if len(sol.t_events[0]) else sol.y[:, -1]
-    return {"t1": t1, "y1": end, "sol": sol, "reached": bool(len(sol.t_events[0]))}
-
-
 def lemma_b17(ctx: RunContext) -> ExperimentOutcome:
     """Lemma B.17 on the infinite-width flow: some (kappa, 1, ..., 1) ends Stage 1 with cond(P_A) > kappa.
 
@@ -573,8 +553,6 @@ B17_BETA1 = 0.05  # the small Stage-1 inverse temperature of the cross-check (as
 
 def _b17_checks(model: DataModel, res: dict[str, Any]) -> list[RegimeCheck]:
     """Lemma B.17's regime: the data model satisfies Theorem 4.3's assumptions and Stage 1 ended."""
-    from theorems.papers.ren.dynamics import model_checks
-
     return model_checks(model) + [
         RegimeCheck("end of Stage 1 reached", "the infinite-width flow meets Lemma B.1's end-of-Stage-1 conditions "
                     "(every cosine >= 0.99, noise-to-signal <= 0.01) within flow time 5000", res["t1"],

@@ -36,9 +36,11 @@ from typing import Any
 
 import numpy as np
 
+from theorems import RegimeCheck
 from theorems.papers.ren import flow
 
 KAPPA_MAX = 5.0  # admissible data models: sigma_max / sigma_min <= KAPPA_MAX (stands for the lost d^c bound)
+NOISE_MAX = 0.1  # the model's noise-to-signal ratio d_xi sigma_xi^2 / sum sigma^2 at most 0.1
 
 REFINE = 8  # flow points per logging interval in tracking_gap
 SHIFT = 0.1  # the time reparametrization allowed when comparing a run with the flow (tracking_gap)
@@ -446,3 +448,41 @@ def tracking_gap(spec: RunSpec, run: dict[str, np.ndarray]) -> dict[str, float]:
 
 def with_seed(spec: RunSpec, seed: int) -> RunSpec:
     return replace(spec, seed=seed)
+
+
+def model_checks(model: DataModel) -> list[RegimeCheck]:
+    """The assumptions of Theorem 4.3 on the data model itself."""
+    z = flow.signs(model.r)
+    moments = float(max(np.abs(z.mean(axis=0)).max(), np.abs(z.T @ z / len(z) - np.eye(model.r)).max()))
+    return [
+        RegimeCheck("latent law", "z, xi uniform on {+-1}^r, {+-1}^d_xi (Lemma A.7, Lemma C.2's product form): "
+                    "exact E z = 0, E z z^T = I", moments, "0 (exact sums over {+-1}^r)", moments == 0.0),
+        RegimeCheck("admissible spectrum", "sigma_max / sigma_min bounded (the lost assumption of Theorem 4.3, "
+                    "'for some small constant'; KAPPA_MAX stands for it)", float(model.kappa),
+                    f"<= {KAPPA_MAX:g}", model.kappa <= KAPPA_MAX + 1e-12),
+        RegimeCheck("noise-to-signal ratio", "E||A_xi xi||^2 / E||A z||^2 = d_xi sigma_xi^2 / sum sigma_k^2 small "
+                    "(Lemma 5.1: 'the noise-signal ratio is small')", float(model.noise_signal),
+                    f"<= {NOISE_MAX:g}", model.noise_signal <= NOISE_MAX),
+    ]
+
+
+def stage1_end(model: DataModel, beta: float | None = None, tol_rho: float = 0.01, tol_noise: float = 0.01,
+               t_max: float = 5000.0) -> dict[str, Any]:
+    """Integrate the infinite-width flow until the end-of-Stage-1 conditions of Lemma B.1 (every
+    cosine >= 1 - tol_rho, noise-to-signal ratio <= tol_noise); returns the state, the time and the
+    path (for the growth-rate check)."""
+    from scipy.integrate import solve_ivp
+
+    fm = model.flow()
+    y0 = flow.initial_state(fm)
+
+    def done(t: float, y: np.ndarray) -> float:
+        q = flow.tracked(y, fm)
+        return min(float(q["rho"].min()) - (1 - tol_rho), tol_noise - q["noise_ratio"])
+
+    done.terminal, done.direction = True, 1  # type: ignore[attr-defined]
+    sol = solve_ivp(lambda t, y: flow.rhs(y, fm, beta), (0.0, t_max), y0, method="DOP853", events=done,
+                    rtol=1e-9, atol=1e-12, dense_output=True)
+    t1 = float(sol.t_events[0][0]) if len(sol.t_events[0]) else float("nan")
+    end = sol.y_events[0][0] if len(sol.t_events[0]) else sol.y[:, -1]
+    return {"t1": t1, "y1": end, "sol": sol, "reached": bool(len(sol.t_events[0]))}
