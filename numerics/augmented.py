@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Sequence
 
+import networkx as nx
 import numpy as np
 
 from numerics import json_fields as jf
@@ -485,8 +486,6 @@ def _main_parts(s: AugmentedSetting, delta: float, exact_limit: int) -> list[lis
                             best, best_mass = list(sub), m
             out.append(sorted(best))
         else:
-            import networkx as nx
-
             g = nx.Graph()
             for x in members:
                 g.add_node(x, weight=max(1, int(round(s.mass[x] * 1e9))))

@@ -58,14 +58,14 @@ class Backend:
         """Context in which plain arithmetic on this backend's scalars is done."""
         return contextlib.nullcontext()
 
-    # -- derivatives (numerics.derivative: autograd in torch and float64, dual numbers in mpmath) ------
+    # -- derivatives (numerics.derivative: autograd in torch, dual numbers in mpmath and float64) ------
     def grad(self, fn: Any, x: Array) -> Array:
         """The gradient of the scalar ``fn(x, xp)`` at ``x``, through the same formula, in this backend."""
-        return derivative.gradient(fn, x, self, torch_backend() if self.name == "float64" else None)
+        return derivative.gradient(fn, x, self, mp_backend(derivative.FLOAT_DPS))
 
     def jacobian(self, fn: Any, x: Array) -> Array:
         """The Jacobian of the vector ``fn(x, xp)`` at ``x`` (outputs x inputs), in this backend."""
-        return derivative.jacobian(fn, x, self, torch_backend() if self.name == "float64" else None)
+        return derivative.jacobian(fn, x, self, mp_backend(derivative.FLOAT_DPS))
 
     # -- elementwise ---------------------------------------------------------------------
     def exp(self, x: Array) -> Array:
@@ -202,12 +202,12 @@ class NumpyBackend(Backend):
         return np.where(cond, a, b)
 
     def xlogy(self, x: Array, y: Array) -> Array:
-        from scipy.special import xlogy
+        from scipy.special import xlogy  # heavy (0.15 s): scipy.special, only on use
 
         return xlogy(x, y)
 
     def polygamma(self, n: int, x: Array) -> Array:
-        from scipy.special import polygamma
+        from scipy.special import polygamma  # heavy (0.15 s): scipy.special, only on use
 
         return polygamma(int(n), x)
 
@@ -218,7 +218,7 @@ class NumpyBackend(Backend):
     def binomial(self, n: Any, k: Any) -> Array:
         if float(n).is_integer() and float(k).is_integer():
             return np.float64(math.comb(int(n), int(k))) if 0 <= k <= n else np.float64(0.0)
-        from scipy.special import binom
+        from scipy.special import binom  # heavy (0.15 s): scipy.special, only on use
 
         return np.float64(binom(float(n), float(k)))
 
@@ -573,7 +573,7 @@ class TorchBackend(Backend):
     name = "torch"
 
     def __init__(self) -> None:
-        import torch
+        import torch  # heavy (1 s): only the torch backend needs it
 
         self.torch = torch
 

@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 import numpy as np
 
-from numerics.backend import Backend, logsumexp_float64
+from numerics.backend import FLOAT, Backend, logsumexp_float64
 from numerics.enclosure import Enclosure
 from numerics.errors import AssumptionError
 from numerics.mixture import FiniteMixture, check_k, check_negatives
@@ -305,8 +305,6 @@ _EXP_SPREAD = 600.0
 
 
 def _monte_carlo(mix: FiniteMixture, N: int, samples: int, seed: int, alpha: float) -> Enclosure:
-    from numerics.backend import FLOAT
-
     arr = MixtureArrays.from_mixture(mix, FLOAT)
     logits, pair_mass = _pair_logits(arr)
     pair_p = np.asarray(pair_mass, dtype=np.float64)

@@ -68,6 +68,7 @@ import subprocess
 import tempfile
 import time
 from fractions import Fraction
+from importlib.resources import files
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -75,6 +76,7 @@ import sympy as sp
 
 from numerics.certificate import Certificate
 from numerics.files import cache_root, current_umask, remove_stale_temporaries_once, write_text_atomic
+from numerics.interval import to_fraction  # exact endpoints, as the arb prover reads them
 
 METHOD = "coq"
 NOT_FOUND = "coqc not found: the step stays tested"
@@ -400,8 +402,6 @@ def check_script(name: str, script: str, theorems: Sequence[str], statement: str
 def packaged_script(package: str, name: str) -> str:
     """The text of the Coq script ``<name>.v`` in the ``coq/`` folder of ``package`` (package data: a
     plugin ships its fixed proofs as .v files, which ``coqc`` checks as they are)."""
-    from importlib.resources import files
-
     return files(package).joinpath("coq", f"{name}.v").read_text(encoding="utf-8")
 
 
@@ -560,8 +560,6 @@ def prove_box(expr: Any, box: Mapping[sp.Symbol, tuple[Any, Any]], statement: st
     The script states ``forall x.., lo <= x <= hi -> .. -> 0 <= expr`` and proves it with
     ``interval with (i_bisect x, i_taylor x, i_depth depth)``; the tactic fails (and so does the
     certificate) when it cannot separate the two sides, e.g. where they touch on the box."""
-    from numerics.interval import to_fraction  # exact endpoints, as the arb prover reads them
-
     variables = list(box)
     names = {v: f"x{i}" for i, v in enumerate(variables)}
     hyps = []

@@ -734,7 +734,7 @@ def _uniform_sf(n: int, t_max: int) -> np.ndarray:
     sos = _stage_sections(n)[::-1].copy()
     zi = np.zeros((n, 2))
     zi[:, 0] = 1.0
-    from scipy import signal
+    from scipy import signal  # heavy: scipy.signal (~1 s), as above
 
     sf, _ = signal.sosfilt(sos, np.zeros(t_max + 1), zi=zi)
     return sf

@@ -4,11 +4,16 @@ A quantity that needs a gradient (a gradient identity, a first-order condition) 
 ``fn(x, xp)`` against the backend ``xp``, and asks the backend for its gradient at ``x``:
 
 * torch -- autograd, with ``create_graph`` so that the adversarial search can climb through it;
-* float64 -- the same formula in torch float64 with autograd, returned as a numpy array: exact derivative
-  rules, each operation rounded once, as the float screen needs (a finite difference would lose half the
-  digits and make the screen unreliable);
 * mpmath -- forward-mode dual numbers (:class:`Dual`) at the working precision, one pass per coordinate:
-  exact derivative rules evaluated at 60 digits and beyond, as the confirmation needs.
+  exact derivative rules evaluated at 60 digits and beyond, as the confirmation needs;
+* float64 -- the same dual numbers at ``FLOAT_DPS`` digits, rounded once to float64: the derivative is as
+  accurate as a float64 number can be, so the float screen compares like with like (a finite difference
+  would lose half the digits and make the screen unreliable). ``fn`` may use values it captured from the
+  float64 view (numpy scalars and arrays mix with dual numbers), which torch autograd would refuse.
+
+The dual backend differentiates ``+ - * / **``, ``@``, indexing, ``exp``, ``log``, ``log1p``, ``sqrt``,
+``abs``, ``softplus``, ``xlogy``, ``maximum``/``minimum``, ``sum`` and ``logsumexp``; the cost is one pass of
+the formula per input coordinate, in mpmath (meant for inputs of up to a few hundred coordinates).
 
 Pitfall this module exists for: ``(f(x + h) - f(x)) / h`` at h = 1e-8 keeps about 8 of float64's 16
 digits, so a float margin and its 60-digit twin differ by ~1e-8 relative and the screen is marked
@@ -23,6 +28,7 @@ import mpmath
 import numpy as np
 
 Formula = Callable[[Any, Any], Any]
+FLOAT_DPS = 30  # the digits the float64 derivative is computed at before its one rounding
 
 
 class Dual:
@@ -145,6 +151,9 @@ def _dual_backend(base: Any) -> Any:
         def softplus(self, x: Any) -> Any:  # log(1 + e^t), written to stay finite for large t
             return self._map(lambda t: t + dual_log1p(dual_exp(-t)) if t > 0 else dual_log1p(dual_exp(t)), x)
 
+        def xlogy(self, x: Any, y: Any) -> Any:
+            return self._map(lambda u, v: mpmath.mpf(0) if u == 0 else u * dual_log(v), x, y)
+
         def maximum(self, a: Any, b: Any) -> Any:
             return self._map(lambda u, v: u if u >= v else v, a, b)
 
@@ -162,58 +171,57 @@ def _dual_backend(base: Any) -> Any:
     return backend
 
 
-def gradient(fn: Formula, x: Any, xp: Any, torch_xp: Any = None) -> Any:
+def _as_float(value: Any) -> Any:
+    """A derivative computed in mpmath, rounded once to float64 (an array or a number)."""
+    return np.asarray(value, dtype=object).astype(np.float64) if isinstance(value, np.ndarray) else float(value)
+
+
+def gradient(fn: Formula, x: Any, xp: Any, mp_xp: Any = None) -> Any:
     """The gradient of the scalar ``fn(x, xp)`` at ``x``, in backend ``xp`` (see the module docstring);
-    ``torch_xp`` is the torch backend the float64 derivative runs the formula in."""
+    ``mp_xp`` is the mpmath backend (at ``FLOAT_DPS`` digits) the float64 derivative is computed in."""
     if xp.name == "torch":
-        import torch  # heavy: only a derivative needs it
+        import torch  # heavy: only a derivative in the torch backend needs it
 
         x = x if x.requires_grad else x.detach().requires_grad_(True)
         (g,) = torch.autograd.grad(fn(x, xp), x, create_graph=True)
         return g
     if xp.name == "float64":
-        import torch  # heavy: only a derivative needs it
-
-        xt = torch.tensor(np.asarray(x, dtype=np.float64), dtype=torch.float64, requires_grad=True)
-        (g,) = torch.autograd.grad(fn(xt, torch_xp), xt)
-        return g.detach().numpy()
+        return _as_float(gradient(fn, np.asarray(x, dtype=np.float64), mp_xp))
     if xp.name == "mpmath":
-        dual = _dual_backend(xp)
         values = np.asarray(x, dtype=object)
-        flat = values.reshape(-1)
-        out = np.empty(flat.size, dtype=object)
-        with mpmath.workdps(xp.dps):
-            for i in range(flat.size):
-                seeded = np.array([Dual(mpmath.mpf(v), 1 if j == i else 0) for j, v in enumerate(flat)],
-                                  dtype=object).reshape(values.shape)
-                y = fn(seeded if values.ndim else seeded.reshape(()).item(), dual)
-                y = y.reshape(()).item() if isinstance(y, np.ndarray) else y
-                out[i] = y.tangent if isinstance(y, Dual) else mpmath.mpf(0)
-        return out.reshape(values.shape) if values.ndim else out[0]
+        out = [_scalar(y).tangent if isinstance(_scalar(y), Dual) else mpmath.mpf(0)
+               for y in _passes(fn, values, xp)]
+        return np.array(out, dtype=object).reshape(values.shape) if values.ndim else out[0]
     raise NotImplementedError(f"the {xp.name} backend has no gradient: differentiate in float64, mpmath or torch")
 
 
-def jacobian(fn: Formula, x: Any, xp: Any, torch_xp: Any = None) -> Any:
+def jacobian(fn: Formula, x: Any, xp: Any, mp_xp: Any = None) -> Any:
     """The Jacobian (outputs x inputs) of the vector ``fn(x, xp)`` at ``x``, in backend ``xp``."""
     if xp.name == "torch":
-        import torch  # heavy: only a derivative needs it
+        import torch  # heavy: only a derivative in the torch backend needs it
 
         return torch.autograd.functional.jacobian(lambda t: fn(t, xp), x, create_graph=True)
     if xp.name == "float64":
-        import torch  # heavy: only a derivative needs it
-
-        xt = torch.tensor(np.asarray(x, dtype=np.float64), dtype=torch.float64)
-        return torch.autograd.functional.jacobian(lambda t: fn(t, torch_xp), xt).detach().numpy()
+        return _as_float(jacobian(fn, np.asarray(x, dtype=np.float64), mp_xp))
     if xp.name == "mpmath":
-        dual = _dual_backend(xp)
-        values = np.asarray(x, dtype=object)
-        flat = values.reshape(-1)
-        columns = []
-        with mpmath.workdps(xp.dps):
-            for i in range(flat.size):
-                seeded = np.array([Dual(mpmath.mpf(v), 1 if j == i else 0) for j, v in enumerate(flat)],
-                                  dtype=object).reshape(values.shape)
-                y = np.asarray(fn(seeded, dual), dtype=object).reshape(-1)
-                columns.append([v.tangent if isinstance(v, Dual) else mpmath.mpf(0) for v in y])
+        columns = [[v.tangent if isinstance(v, Dual) else mpmath.mpf(0) for v in np.asarray(y, dtype=object).reshape(-1)]
+                   for y in _passes(fn, np.asarray(x, dtype=object), xp)]
         return np.array(columns, dtype=object).T
     raise NotImplementedError(f"the {xp.name} backend has no Jacobian: differentiate in float64, mpmath or torch")
+
+
+def _scalar(y: Any) -> Any:
+    return y.reshape(()).item() if isinstance(y, np.ndarray) else y
+
+
+def _passes(fn: Formula, values: np.ndarray, xp: Any) -> list[Any]:
+    """``fn`` evaluated once per input coordinate, that coordinate seeded with tangent 1 (forward mode)."""
+    dual = _dual_backend(xp)
+    flat = values.reshape(-1)
+    out = []
+    with mpmath.workdps(xp.dps):
+        for i in range(flat.size):
+            seeded = np.array([Dual(mpmath.mpf(v), 1 if j == i else 0) for j, v in enumerate(flat)],
+                              dtype=object).reshape(values.shape)
+            out.append(fn(seeded if values.ndim else seeded.reshape(()).item(), dual))
+    return out

@@ -7,21 +7,16 @@ the time it took and the query itself in SMT-LIB form.
 
 A statement about every size n is proved size by size (:func:`prove_for_each_n`): such a
 certificate covers n = 1..n_max only and says so (``complete=False``).
-
-z3 is imported by the functions that use it: most processes (a claim without an SMT step, a
-``clcheck list``) never do, and its import costs 0.15 s.
 """
 
 from __future__ import annotations
 
 import time
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 import sympy as sp
-
-if TYPE_CHECKING:
-    import z3
+import z3
 
 from numerics.certificate import Certificate
 
@@ -33,14 +28,12 @@ __all__ = ["METHOD", "prove_polynomial", "prove_for_each_n", "to_z3", "reals", "
 # ----------------------------------------------------------------------------- sympy -> z3
 
 def _z3_rational(q: Fraction) -> z3.ArithRef:
-    import z3
     return z3.RealVal(f"{q.numerator}/{q.denominator}") if q.denominator != 1 else z3.RealVal(q.numerator)
 
 
 def to_z3(e: Any, varmap: dict) -> Any:
     """Translate a sympy polynomial expression / relation / boolean formula into z3 (exact:
     floats become their exact binary value).  z3 expressions and Python numbers pass through."""
-    import z3
     if isinstance(e, (z3.ExprRef, bool)):
         return e
     if isinstance(e, Fraction):
@@ -90,7 +83,6 @@ def to_z3(e: Any, varmap: dict) -> Any:
 
 
 def _model_value(v: Any) -> str:
-    import z3
     if z3.is_rational_value(v):
         q = v.as_fraction()
         return str(Fraction(q.numerator, q.denominator))
@@ -111,7 +103,6 @@ def prove_polynomial(hypotheses: Sequence[Any], goal: Any, variables: Sequence[A
     ``details["counterexample"]`` holds the model (re-checked: ``model_checked``); on ``unknown``
     (timeout included) ``details["reason"]`` says why.  A QF_NRA solver (nlsat) is tried first and,
     if it answers ``unknown`` with time left, z3's default solver."""
-    import z3
     start = time.perf_counter()
     varmap: dict = {}
     zvars = []
@@ -169,13 +160,11 @@ def prove_polynomial(hypotheses: Sequence[Any], goal: Any, variables: Sequence[A
 
 def reals(prefix: str, m: int) -> list[z3.ArithRef]:
     """Fresh real variables prefix1..prefixm."""
-    import z3
     return [z3.Real(f"{prefix}{i}") for i in range(1, m + 1)]
 
 
 def max_of(name: str, terms: Sequence[z3.ArithRef]) -> tuple[z3.ArithRef, list]:
     """A fresh real m with m = max(terms): m >= every term and m equals one of them."""
-    import z3
     m = z3.Real(name)
     return m, [m >= t for t in terms] + [z3.Or([m == t for t in terms])]
 
@@ -186,7 +175,6 @@ def prove_for_each_n(name: str, statement: str, reduction: str, n_max: int, quer
 
     ``reduction`` says how the statement became polynomial (it is part of the certificate's
     statement). The certificate covers n = 1..n_max only: ``complete`` is False."""
-    import z3
     start = time.perf_counter()
     per_n = []
     for n in range(1, n_max + 1):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import mpmath
 import numpy as np
 
 from numerics.backend import Backend
@@ -148,8 +149,6 @@ def spectral_norm(H: Any, xp: Backend) -> Any:
     if xp.name == "torch":
         return xp.torch.linalg.eigvalsh(H).abs().max()
     if xp.name == "mpmath":
-        import mpmath
-
         with xp.precision():
             E = mpmath.eigsy(mpmath.matrix(H.tolist()), eigvals_only=True)  # without the vectors: 2.5x faster
             return max(abs(e) for e in E)

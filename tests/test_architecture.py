@@ -8,6 +8,8 @@ no paper: papers enter through the registry.
 from __future__ import annotations
 
 import ast
+import re
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -163,3 +165,90 @@ def test_the_import_graph_has_no_cycle() -> None:
     graph = nx.DiGraph([(a, b) for a, bs in import_graph().items() for b in bs])
     cycles = [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
     assert not cycles, cycles
+
+
+# -- function-local imports: only for a heavy or an optional dependency, with the reason beside it --------------
+
+#: third-party roots a function may import on use (import times measured on top of the base stack: numpy,
+#: sympy, mpmath, z3, flint, networkx, hypothesis, threadpoolctl, scipy itself and the engine, ~0.5 s together);
+#: any ``scipy.<submodule>`` is heavy too (scipy.special 0.15 s, scipy.optimize 0.2 s, scipy.integrate 0.3 s,
+#: scipy.stats 0.5 s, scipy.signal 0.7 s), ``scipy`` itself is not
+HEAVY_THIRD_PARTY = {
+    "torch": "heavy: 1 s",
+    "sklearn": "heavy: 0.6-0.7 s (and it loads scipy.stats)",
+    "matplotlib": "heavy: 0.3 s for matplotlib.figure",
+    "ray": "optional: the extra clcheck[ray], not always installed",
+}
+#: first-party modules that import one of those at their top (so importing them is as heavy)
+HEAVY_FIRST_PARTY = {
+    "numerics.ascent": "imports torch",
+    "numerics.streaming": "imports torch",
+    "training.data": "imports scipy.spatial (0.15 s)",
+    "training.device": "imports torch",
+    "training.encoders": "imports torch",
+    "training.loop": "imports torch",
+    "training.losses": "imports torch",
+}
+_PRAGMA = re.compile(r"noqa(:\s*[A-Z]+[0-9]+(\s*,\s*[A-Z]+[0-9]+)*)?|type:\s*ignore(\[[^\]]*\])?")
+
+
+def import_targets(node: ast.Import | ast.ImportFrom) -> list[str]:
+    """The dotted names an import statement reads (``from scipy import optimize`` reads scipy.optimize)."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    module = "." * node.level + (node.module or "")
+    return [f"{module}.{alias.name}" for alias in node.names]
+
+
+def is_heavy(name: str) -> bool:
+    root = name.split(".")[0]
+    return (root in HEAVY_THIRD_PARTY or (root == "scipy" and name != "scipy")
+            or any(name == m or name.startswith(m + ".") for m in HEAVY_FIRST_PARTY))
+
+
+def function_local_imports(path: Path) -> list[ast.Import | ast.ImportFrom]:
+    """The import statements inside a function (or a method, or a function nested in one)."""
+    found: list[ast.Import | ast.ImportFrom] = []
+
+    def visit(node: ast.AST, inside: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if inside and isinstance(child, (ast.Import, ast.ImportFrom)):
+                found.append(child)
+            visit(child, inside or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+    visit(ast.parse(path.read_text()), False)
+    return found
+
+
+def reasons(path: Path) -> dict[int, str]:
+    """Line -> the text of its comment, without the pragmas (noqa, type: ignore) that say no reason."""
+    with tokenize.open(path) as f:
+        comments = {t.start[0]: t.string for t in tokenize.generate_tokens(f.readline) if t.type == tokenize.COMMENT}
+    return {line: text for line, text in comments.items() if re.search(r"[A-Za-z]{3}", _PRAGMA.sub("", text[1:]))}
+
+
+def test_a_function_imports_only_a_heavy_or_optional_dependency_with_the_reason_beside_it() -> None:
+    """An import inside a function is kept only for an optional or heavy dependency (HEAVY_THIRD_PARTY,
+    a scipy submodule, HEAVY_FIRST_PARTY), with a comment on its (first) line saying why; everything else
+    is imported at the top of the module."""
+    light, unexplained = [], []
+    for pkg in ("theorems", "numerics", "training"):
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            why = reasons(path)
+            for node in function_local_imports(path):
+                where = f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}"
+                if not all(is_heavy(name) for name in import_targets(node)):
+                    light.append(where)
+                elif node.lineno not in why:
+                    unexplained.append(where)
+    assert not light, f"light imports inside functions (move them to the top of the module): {light}"
+    assert not unexplained, f"imports inside functions without the reason in a comment beside them: {unexplained}"
+
+
+@pytest.mark.parametrize("module", sorted(HEAVY_FIRST_PARTY))
+def test_the_first_party_modules_listed_as_heavy_are_heavy(module: str) -> None:
+    """Each imports a heavy dependency (or another module listed as heavy) at its top: the list is not stale."""
+    tree = ast.parse((ROOT / (module.replace(".", "/") + ".py")).read_text())
+    top = [name for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))
+           for name in import_targets(node)]
+    assert any(is_heavy(name) and not name.startswith(module + ".") for name in top), (module, top)

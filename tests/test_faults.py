@@ -123,12 +123,12 @@ def test_value_kind_reads_each_backend_in_its_own_type() -> None:
 
 def test_hypothesis_errors_other_than_unsatisfiable_are_not_swallowed(monkeypatch: pytest.MonkeyPatch) -> None:
     """A search that breaks (here: a target Hypothesis refuses) is an error of the check, not a note."""
-    import hypothesis
+    import theorems.engine.search as search
 
     fam, q, _ = _constant_family(0.5)
     claim = Claim("t.target", Kind.INEQUALITY, SRC, parts(Le(q, 1)), subjects=(fam,))
-    real_target = hypothesis.target
-    monkeypatch.setattr(hypothesis, "target", lambda value, label="": real_target(math.nan))
+    real_target = search.target
+    monkeypatch.setattr(search, "target", lambda value, label="": real_target(math.nan))  # hypothesis.target
     result = check_claim(claim, TINY)
     assert result.verdict == Verdict.ERROR and "InvalidArgument" in result.reason
 

@@ -161,12 +161,12 @@ def test_debug_shows_the_traceback() -> None:
 
 
 def test_an_internal_error_is_short_and_points_at_debug(monkeypatch: pytest.MonkeyPatch) -> None:
-    import theorems.engine.registry as registry
+    import theorems.frontend.cli as cli
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug in the checker")
 
-    monkeypatch.setattr(registry, "all_claims", broken)
+    monkeypatch.setattr(cli, "all_claims", broken)  # the name the command calls
     res = runner.invoke(app, ["list"])
     assert res.exit_code == 3 and "internal error: RuntimeError: a bug in the checker" in res.output
     assert "--debug" in res.output and "Traceback" not in res.output

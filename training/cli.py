@@ -38,9 +38,9 @@ def train_command(
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
 ) -> Optional[Path]:
     """Train an encoder contrastively and print where the checkpoint went."""
-    from training.device import configure_process
-    from training.encoders import EncoderConfig
-    from training.loop import TrainConfig, config_from_dict, load_checkpoint, train
+    from training.device import configure_process  # heavy: imports torch
+    from training.encoders import EncoderConfig  # heavy: imports torch
+    from training.loop import TrainConfig, config_from_dict, load_checkpoint, train  # heavy: imports torch
 
     configure_process()
     console = Console()

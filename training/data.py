@@ -21,7 +21,7 @@ def load_digits_data() -> tuple[np.ndarray, np.ndarray]:
 
 @functools.cache
 def _digits() -> tuple[np.ndarray, np.ndarray]:
-    from sklearn.datasets import load_digits
+    from sklearn.datasets import load_digits  # heavy (0.6 s): only when the digits are first read
 
     digits = load_digits()
     X = (digits.data / 16.0).astype(np.float32)  # pixel values are 0..16

@@ -14,6 +14,7 @@ from typing import ContextManager
 
 import numpy as np
 import torch
+from threadpoolctl import threadpool_limits
 
 from numerics.errors import AssumptionError
 
@@ -76,8 +77,6 @@ def configure_process(threads: int = 1) -> None:
     trained (:func:`deterministic_kernels`): the request imports torch's compiler stack (about 2 s),
     which a command that does neither (list, replay) should not pay.
     """
-    from threadpoolctl import threadpool_limits
-
     if torch.get_num_threads() != threads:
         torch.set_num_threads(threads)
     threadpool_limits(threads)

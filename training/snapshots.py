@@ -82,7 +82,7 @@ class Snapshot:
 
 def augmented_inputs(X: np.ndarray, views: int) -> np.ndarray:
     """Each image followed by ``views`` augmented copies (fixed seed: the same for every run)."""
-    from training.data import augment
+    from training.data import augment  # heavy: training.data imports scipy.spatial
 
     rng = np.random.default_rng(EVAL_SEED + 1)
     return np.stack([X] + [augment(X, rng) for _ in range(views)], axis=1)
@@ -121,11 +121,11 @@ def training_seconds(spec: RunSpec) -> float:
 
 
 def _train(spec: RunSpec) -> Arrays:
-    import torch
+    import torch  # heavy (1 s): only when a run is trained
 
-    from training.data import load_digits_data
-    from training.encoders import EncoderConfig
-    from training.loop import TrainConfig, train
+    from training.data import load_digits_data  # heavy: imports scipy.spatial
+    from training.encoders import EncoderConfig  # heavy: imports torch
+    from training.loop import TrainConfig, train  # heavy: imports torch
 
     X, y = load_digits_data()
     idx = evaluation_indices(y, spec.per_class)

@@ -16,6 +16,9 @@ from typing import Any, Callable
 import mpmath
 import numpy as np
 import sympy
+from sympy.codegen.cfunctions import log1p
+from sympy.printing.numpy import NumPyPrinter
+from sympy.printing.pycode import MpmathPrinter, PythonCodePrinter
 
 from numerics.backend import Backend
 from numerics.enclosure import Enclosure
@@ -54,9 +57,6 @@ def _integer(v: Any) -> int:
 
 def _printer(xp: Backend) -> Any:
     """The printer lambdify would use for the backend, taught to print a finite Sum as a loop."""
-    from sympy.printing.numpy import NumPyPrinter
-    from sympy.printing.pycode import MpmathPrinter, PythonCodePrinter
-
     base = {"float64": NumPyPrinter, "mpmath": MpmathPrinter, "torch": PythonCodePrinter}[xp.name]
 
     class FiniteSums(base):  # type: ignore[misc, valid-type]
@@ -76,8 +76,6 @@ def stable_form(expr: sympy.Expr) -> sympy.Expr:
     log(1 + 1e-61) is 0 in float64 and noise even at 60 digits; log1p(1e-61) is exact.
     (sympy's own log1p_opt turns log(1 + e^-x) into -x + log1p(e^x), which cancels; not used.)
     """
-    from sympy.codegen.cfunctions import log1p
-
     def is_log_one_plus(e: sympy.Expr) -> bool:
         return isinstance(e, sympy.log) and e.args[0].is_Add and sympy.S.One in e.args[0].args
 

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from theorems.engine.figures import save_figure, subplots
 from theorems.engine.verdict import Verdict
 
 
@@ -175,8 +176,6 @@ MAP_COLOURS = {"consistent": "#2e9d3a", "refuted": "#d7301f", "inconclusive": "#
 def draw_verdict_map(configurations: Sequence[dict[str, Any]], x: str, y: str, path: Any, title: str) -> Any:
     """A figure of the verdict over two free parameters: one square per configuration, coloured by
     its verdict, hatched when the configuration is outside the theorem's regime."""
-    from theorems.engine.figures import save_figure, subplots
-
     xs = sorted({row[x] for row in configurations})
     ys = sorted({row[y] for row in configurations})
     fig, ax = subplots(figsize=(1.2 + 0.9 * len(xs), 1.2 + 0.7 * len(ys)))
@@ -196,6 +195,6 @@ def draw_verdict_map(configurations: Sequence[dict[str, Any]], x: str, y: str, p
 
 
 def _square(i: int, j: int, colour: str, hatched: bool) -> Any:
-    from matplotlib.patches import Rectangle
+    from matplotlib.patches import Rectangle  # heavy: matplotlib, only when a regime map is drawn
 
     return Rectangle((i, j), 1, 1, facecolor=colour, edgecolor="black", hatch="//" if hatched else None)

@@ -15,14 +15,14 @@ from numerics.files import atomic_path
 def subplots(nrows: int = 1, ncols: int = 1, figsize: tuple[float, float] = (6, 4),
              squeeze: bool = True) -> tuple[Any, Any]:
     """A figure and its axes (like ``pyplot.subplots``, without pyplot)."""
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # heavy (0.3 s): matplotlib, only when a figure is drawn
 
     fig = Figure(figsize=figsize)
     return fig, fig.subplots(nrows, ncols, squeeze=squeeze)
 
 
 def colormap(name: str) -> Any:
-    import matplotlib
+    import matplotlib  # heavy: only when a figure is drawn
 
     return matplotlib.colormaps[name]
 

@@ -10,6 +10,15 @@ import math
 from typing import Any, Iterator
 
 import numpy as np
+from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings, target
+from hypothesis import seed as hypothesis_seed
+from hypothesis.errors import Flaky, Unsatisfiable
+
+try:  # Hypothesis 6.131 on draws literals from the source of local modules (see seed_only_draws)
+    from hypothesis.internal.conjecture import providers
+    from hypothesis.internal.constants_ast import Constants
+except ImportError:  # an older Hypothesis (the dependency is >= 6.100): nothing to pin
+    providers = Constants = None
 
 from numerics.backend import torch_backend
 from numerics.errors import AssumptionError
@@ -44,10 +53,7 @@ def seed_only_draws() -> Iterator[None]:
     another paper's claim had run in the same worker, so a parallel audit, ``--paper`` or
     ``pytest -m theorems`` could report other examples than ``--jobs 1``. Inside this context that
     pool is empty (and nothing is written to the working directory)."""
-    try:
-        from hypothesis.internal.conjecture import providers
-        from hypothesis.internal.constants_ast import Constants
-    except ImportError:  # a Hypothesis without source constants: nothing to pin
+    if providers is None:  # a Hypothesis without source constants: nothing to pin
         yield
         return
     saved = providers._get_local_constants
@@ -64,10 +70,6 @@ def seed_only_draws() -> Iterator[None]:
 def random_search(claim: StatementClaim, family: SubjectFamily, examples: int, seed: int,
                   tracker: Tracker) -> None:
     """``examples`` seeded hypothesis draws; the first confirmed violation is shrunk by hypothesis."""
-    from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings, target
-    from hypothesis import seed as hypothesis_seed
-    from hypothesis.errors import Flaky, Unsatisfiable
-
     state = {"shrinking": False}
 
     @hypothesis_seed(seed)
@@ -109,8 +111,6 @@ def sample_subjects(family: SubjectFamily, n: int, seed: int) -> list[Any]:
     strategy = family.strategy()
     if strategy is None:
         return list(itertools.islice(family.exhaustive(quick=True), n))
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as hypothesis_seed
 
     out: list[Any] = []
 
@@ -162,7 +162,7 @@ def adversarial_search(claim: StatementClaim, family: SubjectFamily, budget: Bud
         return
     import torch  # heavy: only the adversary needs it
 
-    from numerics.ascent import DecayingAdam
+    from numerics.ascent import DecayingAdam  # heavy: imports torch
 
     xp = torch_backend()
     for start, subject in enumerate(starts):

@@ -20,10 +20,12 @@ import mpmath
 from numerics.bounded_read import read_json_file
 from numerics.errors import AssumptionError, InputFileError
 from numerics.files import write_text_atomic
-from theorems.engine.claim import StatementClaim
+from theorems.engine.claim import RunContext, StatementClaim
 from theorems.engine.errors import WitnessError
+from theorems.engine.logic import slug
 from theorems.engine.probe import Probe, probe
 from theorems.engine.registry import origin, paper_of
+from theorems.engine.rules import experiment_verdict, growth_verdict, still_refutes
 from theorems.engine.tolerance import is_violation
 from theorems.engine.family import SubjectFamily
 
@@ -71,8 +73,6 @@ def growth_witness(claim: StatementClaim, growth: Any, why: str, seed: int) -> d
 
 def replay_growth(data: dict[str, Any], claim: StatementClaim) -> tuple[Any, Any, str]:
     """Measure again the claim's witness family the growth witness names: (growth, verdict, why)."""
-    from theorems.engine.rules import growth_verdict
-
     name = data.get("growth", {}).get("name") if isinstance(data.get("growth"), dict) else None
     for make in claim.growth:
         growth = make()
@@ -95,9 +95,6 @@ def experiment_witness(claim: Any, evidence: dict[str, Any], ctx: Any) -> dict[s
 
 def replay_experiment(data: dict[str, Any], claim: Any) -> tuple[bool, str]:
     """Run the claim's experiment again at the witness's audit seed and profile: (still refutes, why)."""
-    from theorems.engine.claim import RunContext
-    from theorems.engine.rules import experiment_verdict, still_refutes
-
     evidence, seed, quick = data.get("evidence"), data.get("audit_seed"), data.get("quick")
     if not isinstance(evidence, dict) or not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(quick, bool):
         raise WitnessError("an experiment witness needs the fields evidence (an object), audit_seed (an integer) "
@@ -110,8 +107,6 @@ def replay_experiment(data: dict[str, Any], claim: Any) -> tuple[bool, str]:
 def witness_files(result: Any) -> list[tuple[str, dict[str, Any]]]:
     """The witness files of a claim's result: ``<id>.json`` and ``<id>.worst.json`` for the literal
     reading, ``<id>@<reading>.json`` for another reading's refutation."""
-    from theorems.engine.logic import slug
-
     out = [(f"{result.id}{suffix}.json", w) for suffix, w in (("", result.witness), (".worst", result.worst_violation))
            if w is not None]
     out += [(f"{result.id}@{slug(r['name'])}.json", r["witness"]) for r in result.readings

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable, List, Optional
 
+import mpmath
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -21,7 +22,24 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from theorems.engine.errors import OptionError
+from numerics.errors import ClcheckError, OutputError
+from theorems.engine.budget import profile as named_profile
+from theorems.engine.claim import ExperimentClaim, StatementClaim
+from theorems.engine.errors import ClaimError, ExecutorUnavailable, OptionError, UnknownClaim, WitnessError
+from theorems.engine.family_check import check_families
+from theorems.engine.limits import Interrupted, interrupts_raise
+from theorems.engine.prerequisite import prerequisites_of
+from theorems.engine.registry import (all_claims, get, import_time_limit, papers, proofs_for, registered_plugins,
+                                      structure, unknown_prefixes)
+from theorems.engine.verdict import Verdict
+from theorems.engine.witness import (read_witness, replay as replay_witness, replay_experiment, replay_growth,
+                                     witness_files, write_witness)
+from theorems.frontend import proof_pages as pf
+from theorems.frontend import proof_run as pr
+from theorems.frontend import schedule
+from theorems.frontend.report import clear_previous, evidence, fmt, verdict_text, write_reports
+from theorems.frontend.runner import Job, default_jobs, execute, write_files
+from training.cli import train_command
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="A verification-backed checker for contrastive-learning theory.")
@@ -45,12 +63,6 @@ def _options(debug: bool = typer.Option(False, "--debug", help="show the traceba
     _STATE["debug"] = debug or bool(os.environ.get("CLCHECK_DEBUG"))
 
 
-def _user_errors() -> tuple[type[BaseException], ...]:
-    from numerics.errors import ClcheckError
-
-    return (ClcheckError,)
-
-
 def _command(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Run a command, turning a user error into a named one- or two-line message (exit 2) and an
     internal error into a short message pointing at --debug (exit 3)."""
@@ -60,7 +72,7 @@ def _command(fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(*args, **kwargs)
         except (typer.Exit, typer.Abort):
             raise
-        except _user_errors() as exc:
+        except ClcheckError as exc:
             if _STATE["debug"]:
                 raise
             console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
@@ -84,9 +96,6 @@ def _progress() -> Progress:
 def _select(paper: Optional[List[str]], claim: Optional[List[str]]) -> list:
     """The claims under the ``--paper`` prefixes and those named by ``--claim`` (a union); an unknown
     prefix or id is a named error, the same for every command."""
-    from theorems.engine.errors import UnknownClaim
-    from theorems.engine.registry import all_claims, unknown_prefixes
-
     unknown = unknown_prefixes(paper or [])
     if unknown:
         raise UnknownClaim(f"no registered claim has the prefix {', '.join(map(repr, unknown))}; "
@@ -99,8 +108,6 @@ def _select(paper: Optional[List[str]], claim: Optional[List[str]]) -> list:
 
 def _writable_folder(out: Path) -> Path:
     """``--out``: a folder that exists or can be made, and can be written -- checked before anything runs."""
-    from numerics.errors import OutputError
-
     if out.exists() and not out.is_dir():
         raise OptionError(f"--out {str(out)!r} is a file, not a folder")
     try:
@@ -120,9 +127,7 @@ def _seconds(option: str, value: Optional[float]) -> Optional[float]:
 
 
 def _budget(profile: str, budget: Optional[int], starts: Optional[int], steps: Optional[int]):  # noqa: ANN202
-    from theorems.engine.budget import profile as named
-
-    return named(profile).with_overrides(examples=budget, adversarial_starts=starts, adversarial_steps=steps)
+    return named_profile(profile).with_overrides(examples=budget, adversarial_starts=starts, adversarial_steps=steps)
 
 
 @app.command()
@@ -151,14 +156,7 @@ def audit(
     Every claim runs in a worker process (``--jobs`` of them): a claim that exits, kills its worker
     or hangs past its time limit gets the verdict error and the rest goes on. Ctrl-C (or SIGTERM)
     writes the reports of the claims finished so far, marked partial, and exits 130 (143)."""
-    from theorems.engine.limits import Interrupted, interrupts_raise
-    from theorems.engine.prerequisite import prerequisites_of
-    from theorems.engine.registry import import_time_limit
-    from theorems.engine.witness import witness_files, write_witness
-    from theorems.frontend import schedule
-    from theorems.frontend.report import clear_previous, write_reports
-    from theorems.frontend.runner import Job, default_jobs, execute, write_files
-    from training.device import configure_process, deterministic_kernels
+    from training.device import configure_process, deterministic_kernels  # heavy: torch (1 s), not for list/--help
 
     if executor not in ("local", "ray"):
         raise OptionError(f"--executor {executor!r}: use local or ray")
@@ -226,10 +224,8 @@ def _exit_on_gate(results: Iterable[Any], strict: bool) -> None:
 
 def _require_ray() -> None:
     """--executor ray without a working Ray is a user error, said before anything runs."""
-    from theorems.engine.errors import ExecutorUnavailable
-
     try:
-        import ray  # noqa: F401 - the executor imports it again (a cached module)
+        import ray  # noqa: F401 - optional extra (clcheck[ray]); the executor imports it again (cached)
     except Exception as exc:  # noqa: BLE001 - not installed, or installed but broken
         raise ExecutorUnavailable(f"--executor ray needs Ray, which cannot be imported ({type(exc).__name__}: "
                                   f"{exc}): pip install 'clcheck[ray]'") from None
@@ -239,8 +235,6 @@ _GATE_TEXT = {"pass": "yes", "undecided": "[yellow]undecided[/yellow]", "fail": 
 
 
 def _print_table(results: list, seed: int) -> None:
-    from theorems.frontend.report import evidence, fmt, verdict_text
-
     table = Table(title=f"clcheck audit (seed {seed})")
     for col in ("id", "kind", "verdict", "examples", "informative", "min slack", "worst ratio",
                 "certificate / witness / reason", "expected"):
@@ -258,13 +252,6 @@ def _print_table(results: list, seed: int) -> None:
 @_command
 def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `clcheck audit`")) -> None:
     """Re-evaluate a saved counterexample in high precision; exit 0 iff it still refutes its claim."""
-    import mpmath
-
-    from theorems.engine.claim import StatementClaim
-    from theorems.engine.errors import ClaimError, WitnessError
-    from theorems.engine.registry import get, registered_plugins
-    from theorems.engine.witness import read_witness, replay as replay_witness
-
     data = read_witness(witness)
     plugin = data.get("plugin")
     # a witness is data: it may name only a plugin this installation registers (or a module inside one),
@@ -312,10 +299,7 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
 def _replay_experiment(data: dict, claim: Any) -> None:
     """An experiment witness: run the experiment again at the recorded audit seed and profile; exit 0 iff the
     recorded configuration (or witness family) still refutes the claim."""
-    from theorems.engine.claim import ExperimentClaim
-    from theorems.engine.errors import WitnessError
-    from theorems.engine.witness import replay_experiment
-    from training.device import configure_process, deterministic_kernels
+    from training.device import configure_process, deterministic_kernels  # heavy: torch (1 s), not for list/--help
 
     if not isinstance(claim, ExperimentClaim):
         raise WitnessError(f"claim {claim.id} is not an experiment claim: an experiment witness cannot replay on it")
@@ -334,9 +318,6 @@ def _replay_experiment(data: dict, claim: Any) -> None:
 
 def _replay_growth(data: dict, claim: Any) -> None:
     """A growth witness: measure the claim's witness family again; exit 0 iff it still grows without bound."""
-    from theorems.engine.verdict import Verdict
-    from theorems.engine.witness import replay_growth
-
     growth, verdict, why = replay_growth(data, claim)
     console.print(f"claim {claim.id} (reading {claim.reading}): {escape(claim.statement_text())}")
     console.print(f"witness family: {escape(growth.name)} along {growth.parameter}")
@@ -361,10 +342,7 @@ def proofs(
 ) -> None:
     """Check every printed proof step by step: certificates, named results, citations, and each step
     on the claim's subjects and witnesses; write proofs.json, proofs.md and the dependency graph."""
-    from theorems.engine.registry import all_claims, proofs_for, structure
-    from theorems.frontend import proof_pages as pf
-    from theorems.frontend import proof_run as pr
-    from training.device import configure_process, deterministic_kernels
+    from training.device import configure_process, deterministic_kernels  # heavy: torch (1 s), not for list/--help
 
     if paper:
         _select(paper, None)  # an unknown prefix is the same named error as in audit and list
@@ -419,8 +397,6 @@ def proofs(
 @_command
 def list_claims(paper: Optional[List[str]] = typer.Option(None, "--paper")) -> None:
     """List the registered claims with their kind, source and statement."""
-    from theorems.engine.registry import all_claims, papers
-
     table = Table(title="registered claims")
     for col in ("id", "kind", "source", "statement"):
         table.add_column(col, overflow="fold")
@@ -441,9 +417,6 @@ def check_family(
     """Evaluate every quantity of the selected claims' subject families in float64, mpmath and
     torch on a few draws that the claims using it admit (their hypotheses); name the backend and quantity
     that fail. Exit 1 on any failure."""
-    from theorems.engine.claim import StatementClaim
-    from theorems.engine.family_check import check_families
-
     families: dict[int, Any] = {}
     users: dict[int, list[Any]] = {}
     for c in _select(paper, claim):
@@ -470,8 +443,6 @@ def _cell(status: str) -> str:
 
 def _register_train() -> None:
     """`clcheck train`: the training module's command (torch is imported only when it runs)."""
-    from training.cli import train_command
-
     app.command("train", help="Train an encoder (digits or synthetic data); checkpoints and resume.")(
         _command(train_command))
 

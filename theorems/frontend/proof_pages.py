@@ -19,11 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+import networkx as nx
+
+from numerics.coq import write_scripts
 from numerics.files import write_text_atomic
 from theorems.engine.figures import save_figure, subplots
 from theorems.engine.proof import PAGE, Proof, Step, tagged_step
 from theorems.engine.proof_check import (STEP_KINDS, ClaimProofs, ProofResult, check_page, page_entry,
                                          verdict_status)
+from theorems.engine.registry import papers as registered_papers
 from theorems.engine.verdict import ClaimResult, Verdict
 from theorems.frontend.proof_run import proof_section
 from theorems.frontend.report import logical_form
@@ -87,9 +91,7 @@ def read_pages(papers: list[str] | None = None, directory: Path | None = None) -
     if directory is not None:
         sources = [(None, directory)]
     else:
-        from theorems.engine.registry import papers as registered
-
-        sources = [(p.prefix, p.pages) for p in registered() if p.pages is not None]
+        sources = [(p.prefix, p.pages) for p in registered_papers() if p.pages is not None]
     pages: dict[Path, Page] = {}
     for prefix, folder in sources:
         for path in sorted(Path(folder).glob("*.md")):
@@ -132,8 +134,6 @@ def draw_graph(pages: list[Page], structure: list[tuple[str, str]], results: Map
                path: Path, checked: Mapping[str, ClaimProofs] | None = None) -> None:
     """Checks -> the claims whose proofs use them, plus structure edges (arrows with heads); each
     node coloured by its claim's status and labelled with how many of its chain's steps are certified."""
-    import networkx as nx
-
     checked = checked or {}
     graph = nx.DiGraph()
     for page in pages:
@@ -209,8 +209,6 @@ def write_summary(pages: list[Page], entries: Mapping[str, ClaimProofs], graph_p
 def write_coq_scripts(out_dir: Path, checked: Mapping[str, ClaimProofs]) -> list[Path]:
     """``<out>/coq/``: the script of every Coq certificate this run used (the claims' and the chains'
     steps'), with ``check.sh`` that re-checks them all with coqc (numerics.coq.write_scripts)."""
-    from numerics.coq import write_scripts
-
     certs: list[Any] = [c for e in checked.values() if e.result is not None for c in (e.result.certificate or ())]
     certs += [c for e in checked.values() for s in e.steps if s.kind != "tagged" for c in s.certificates]
     return write_scripts(certs, out_dir)

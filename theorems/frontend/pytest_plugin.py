@@ -22,13 +22,15 @@ from typing import Any
 
 import pytest
 
+from theorems.engine.budget import PROFILES, profile
+from theorems.engine.check import check_claim
+from theorems.engine.registry import all_claims, get, papers
+
 _ENABLED = pytest.StashKey[bool]()
 _ADDED = pytest.StashKey[bool]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    from theorems.engine.budget import PROFILES
-
     group = parser.getgroup("clcheck", "clcheck claims")
     group.addoption("--claims", action="store_true", default=False,
                     help="collect every registered clcheck claim as a test item")
@@ -66,8 +68,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_ENABLED] = _enabled(config)
     config.stash[_ADDED] = False
     if config.stash[_ENABLED] and _collects(config):
-        from theorems.engine.registry import papers
-        from training.device import configure_process
+        from training.device import configure_process  # heavy: imports torch (1 s), only when claims are collected
 
         configure_process()
         for paper in papers():
@@ -89,10 +90,7 @@ class ClaimItem(pytest.Item):
         self.claim_id = claim_id
 
     def runtest(self) -> None:
-        from theorems.engine.budget import profile
-        from theorems.engine.check import check_claim
-        from theorems.engine.registry import get
-        from training.device import deterministic_kernels
+        from training.device import deterministic_kernels  # heavy: imports torch (1 s), only when a claim runs
 
         deterministic_kernels()  # as an audit checks every claim
         budget = profile(self.config.getoption("--theorems-profile"))
@@ -123,8 +121,6 @@ class ClaimCollector(pytest.Collector):
     """The virtual node holding one item per registered claim."""
 
     def collect(self) -> list[pytest.Item]:
-        from theorems.engine.registry import all_claims
-
         items = []
         for claim in all_claims():
             item = ClaimItem.from_parent(self, name=claim.id, claim_id=claim.id)

@@ -7,7 +7,8 @@ import math
 from pathlib import Path
 from typing import Any
 
-from numerics.files import write_text_atomic
+from numerics.coq import write_scripts  # coq/<name>.v and coq/check.sh: re-check the formal proofs by hand
+from numerics.files import remove_stale_temporaries, write_text_atomic
 from theorems.engine.tolerance import ATOL, CONFIRM_DPS, RTOL
 from theorems.engine.verdict import ClaimResult
 
@@ -203,8 +204,6 @@ def clear_previous(out_dir: Path) -> int:
     """Before an audit writes into ``out_dir``: remove the witnesses an earlier audit left there (this
     audit writes its own; a stale one beside a new report would claim a refutation nobody found) and
     the temporaries a killed run left. Returns how many files went."""
-    from numerics.files import remove_stale_temporaries
-
     removed = 0
     folder = out_dir / "witnesses"
     if folder.is_dir():
@@ -224,6 +223,5 @@ def write_reports(results: list[ClaimResult], seed: int, out_dir: Path, budget: 
     data = report_json(results, seed, budget, planned)
     write_text_atomic(out_dir / "report.json", json.dumps(data, indent=2, default=str))
     write_text_atomic(out_dir / "report.md", markdown(results, seed, budget, data["claims_missing"]))
-    from numerics.coq import write_scripts  # coq/<name>.v and coq/check.sh: re-check the formal proofs by hand
 
     write_scripts((c for r in results for c in (r.certificate or ())), out_dir)

@@ -22,9 +22,11 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from numerics.files import write_bytes_atomic
 from theorems.engine.budget import Budget
+from theorems.engine.check import check_claim, error_result
 from theorems.engine.errors import ExecutorUnavailable
 from theorems.engine.limits import Interrupted, TimeLimitExceeded, time_limit, watchdog
 from theorems.engine.prerequisite import Prerequisite, unique
+from theorems.engine.registry import get
 from theorems.engine.verdict import ClaimResult
 from theorems.frontend.workers import run_in_workers
 
@@ -45,9 +47,7 @@ class Job:
 
 def run_job(job: Job) -> tuple[ClaimResult, Files]:
     """Check one claim (loading the plugins if this process has not) and collect the files it wrote."""
-    from theorems.engine.check import check_claim
-    from theorems.engine.registry import get
-    from training.device import configure_process, deterministic_kernels
+    from training.device import configure_process, deterministic_kernels  # heavy: torch (1 s), not in the driver
 
     configure_process()
     deterministic_kernels()
@@ -64,7 +64,7 @@ def run_job(job: Job) -> tuple[ClaimResult, Files]:
 def run_prerequisite(prerequisite: Prerequisite, timeout: float | None = None) -> str | None:
     """Do one shared piece of work within ``timeout`` seconds; None, or the error it met (the claims
     that need it meet the same error in their own checks and report it there)."""
-    from training.device import configure_process
+    from training.device import configure_process  # heavy: torch (1 s), not in the driver
 
     configure_process()
     try:
@@ -110,8 +110,6 @@ def lost_task(task: Task, why: str) -> tuple[Task, Any]:
     """The outcome of a task that could not report one itself (its worker died or was stopped)."""
     if isinstance(task, Shared):
         return task, f"lost: {why}"
-    from theorems.engine.check import error_result
-    from theorems.engine.registry import get
 
     return task, (error_result(get(task.claim_id), task.seed, f"lost: {why}"), {})
 
@@ -155,7 +153,7 @@ def run_ray(tasks: list[Task], address: str | None, processes: int) -> Iterator[
     None). Ray starts them in the order given: the prerequisites first. A task whose worker dies is
     not retried: its outcome is an ``error`` naming Ray's exception."""
     try:
-        import ray
+        import ray  # optional extra (clcheck[ray]): only --executor ray
     except ImportError:
         raise ExecutorUnavailable("--executor ray needs Ray, which is not installed: pip install 'clcheck[ray]'") from None
     started = False

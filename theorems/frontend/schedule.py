@@ -23,14 +23,13 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from numerics.files import remove_stale_temporaries_once, write_text_atomic
+from training.cache import cache_dir
 
 FORMAT = 1
 _NAME = "timings.json"
 
 
 def _path() -> Path:
-    from training.cache import cache_dir
-
     folder = cache_dir()
     remove_stale_temporaries_once(folder, recursive=False)  # a killed audit's temporary timings
     return folder / _NAME

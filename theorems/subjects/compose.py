@@ -31,7 +31,7 @@ import sympy
 from hypothesis import strategies as st
 
 from numerics import json_fields as jf
-from numerics.backend import Backend
+from numerics.backend import Backend, torch_backend
 from numerics.errors import AssumptionError
 from theorems.engine.errors import ClaimError
 from theorems.engine.family import SubjectFamily
@@ -274,8 +274,6 @@ class Family(SubjectFamily):
                 for p, part in parts.items() if part.continuous]
 
     def from_params(self, subject: Subject, params: Sequence[Any]) -> Subject:
-        from numerics.backend import torch_backend
-
         xp = torch_backend()
         values = dict(subject.values)
         continuous = [(p, part) for p, part in self.concrete_parts(subject).items() if part.continuous]

@@ -8,12 +8,10 @@ hands over what the modules below declare (importing them registers nothing).
 from __future__ import annotations
 
 from theorems import Registry
+from theorems.papers.huang import claims, sharp_constants, step_checks  # noqa: F401  (their declarations fill PLUGIN)
+from theorems.papers.huang.plugin import PLUGIN
 
 
 def register(registry: Registry) -> None:
     """Declare the paper and add its claims, proofs and page checks to ``registry``."""
-    # the declaring modules are imported here, when the plugin is registered, not when the package is
-    from theorems.papers.huang import claims, sharp_constants, step_checks  # noqa: F401  (their declarations fill PLUGIN)
-    from theorems.papers.huang.plugin import PLUGIN
-
     PLUGIN.register(registry)

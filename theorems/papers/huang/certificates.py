@@ -14,6 +14,8 @@ import sympy
 from sympy import Eq, IndexedBase, Matrix, Sum, eye, exp, expand, log, simplify, sqrt, symbols
 
 from numerics.certificate import Certificate
+from numerics.interval import interval_eval
+from numerics.smt import prove_polynomial
 
 INFONCE = "L_InfoNCE = L_1 + L_2 (||f|| = 1)"
 CROSSCORR = "L_Cross-Corr = (1 - lambda) L_1 + lambda L_2"
@@ -134,8 +136,6 @@ def theorem1_algebra() -> Certificate:
     *from the step*; the step itself (a sample outside S_eps has an ordered pair of augmentations, and
     its reverse, farther than eps apart) is tested as the claim's second part, not certified here --
     so this certificate covers no part on its own."""
-    from numerics.smt import prove_polynomial
-
     R, eps, A, L = symbols("R eps A L", real=True)
     cert = prove_polynomial(
         [R >= 0, R <= 1, eps > 0, A >= 1, L * A ** 2 >= 2 * eps ** 2 * R], 2 * eps ** 2 * R ** 2 <= A ** 2 * L,
@@ -152,8 +152,6 @@ LOG2_ENCLOSURE = (sympy.Rational(6931471805, 10 ** 10), sympy.Rational(693147180
 
 def _lower(expr: sympy.Expr) -> float:
     """A rigorous lower bound of a closed expression (mpmath.iv, outward rounding)."""
-    from numerics.interval import interval_eval
-
     return float(interval_eval(expr, {}).a)
 
 
@@ -182,9 +180,6 @@ def theorem3_never_binds(collapsed: bool = False, extra: float = 0) -> Certifica
 
     ``extra`` (tests only) asks the core query for a larger exponent than the chain gives, which must fail.
     """
-    from numerics.interval import interval_eval
-    from numerics.smt import prove_polynomial
-
     start = time.perf_counter()
     lam_lo, lam_hi = LOG2_ENCLOSURE
     enclosure_ok = _lower(sympy.log(2) - lam_lo) > 0 and _lower(lam_hi - sympy.log(2)) > 0

@@ -24,6 +24,7 @@ from sympy import IndexedBase, KroneckerDelta, Sum, sqrt, symbols
 from numerics import augmented as ag
 from numerics.backend import FLOAT
 from numerics.certificate import Certificate
+from numerics.smt import prove_polynomial
 from theorems.papers.huang.plugin import PLUGIN
 from theorems.papers.huang import certificates as hc
 
@@ -82,8 +83,6 @@ def trace_identity_all_sizes() -> Certificate:
 def _sum_of_squares_step(factor: sympy.Expr) -> Certificate:
     """z3: a double sum of squares with the (k, l) and (l, k) terms equal (G = U^T U is symmetric) is at least
     ``factor`` times the (k, l) term; the rest of the sum (diagonal and other off-diagonal terms) is >= 0."""
-    from numerics.smt import prove_polynomial
-
     total, rest, g_kl, g_lk = symbols("total rest g_kl g_lk", real=True)
     return prove_polynomial([rest >= 0, sympy.Eq(g_lk, g_kl), sympy.Eq(total, rest + g_kl ** 2 + g_lk ** 2)],
                             total >= factor * g_kl ** 2, [total, rest, g_kl, g_lk],
@@ -112,8 +111,6 @@ def theorem4_sharp_upper(c: sympy.Expr = sympy.Integer(1)) -> Certificate:
     (triangle inequality, tau >= ||C - M||^2), the sharp trace bound X^2 >= 2 p_k p_l t^2 + d - K and
     (sqrt L_2 + sqrt tau)^2 <= 2 (L_2 + tau) (z3 proves the whole scalar chain). Certified for c = 1; for
     c < 1 z3 finds a point of the chain where it fails (L_2 = tau, every other term zero)."""
-    from numerics.smt import prove_polynomial
-
     X, a, b, q, t, D = symbols("X a b q t D", real=True)  # X = ||M - I||, a = sqrt L_2, b = sqrt tau, D = d - K
     core = prove_polynomial([X >= 0, a >= 0, b >= 0, q > 0, X <= a + b, X ** 2 >= 2 * q * t ** 2 + D],
                             q * t ** 2 <= c * (a ** 2 + b ** 2 - D / 2), [X, a, b, q, t, D],

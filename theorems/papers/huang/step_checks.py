@@ -12,6 +12,7 @@ import sympy
 from sympy import E, IndexedBase, Sum, exp, log, simplify, symbols
 
 from numerics.certificate import Certificate
+from numerics.smt import prove_polynomial
 from theorems import Instance, MONOTONE, NamedResult
 from theorems.papers.huang.plugin import PLUGIN
 from theorems.papers.huang import certificates as hc
@@ -132,8 +133,6 @@ def theorem4_algebra() -> Certificate:
     (sqrt(L_2) + sqrt(tau))^2 <= 2 (L_2 + tau) give p_k p_l t^2 <= 2 (L_2 + tau - (d - K)/2), i.e. the
     printed bound t <= sqrt(2/(p_k p_l) (L_2 + tau - (d - K)/2)) (the root is of a non-negative number;
     t <= |t|). X = ||sum p mu mu^T - I||, a = sqrt(L_2), b = sqrt(tau)."""
-    from numerics.smt import prove_polynomial
-
     X, a, b, q, t, D = symbols("X a b q t D", real=True)  # D = d - K, q = p_k p_l
     return prove_polynomial(
         [X >= 0, a >= 0, b >= 0, q > 0, X <= a + b, X ** 2 >= q * t ** 2 + D],

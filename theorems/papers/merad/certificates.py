@@ -14,6 +14,8 @@ import itertools
 from dataclasses import replace
 
 import sympy
+import z3
+from sympy import BlockMatrix, Identity, ZeroMatrix, block_collapse
 from sympy import (Interval, Piecewise, S, Sum, binomial, combsimp, exp, expand, harmonic,
                    log, oo, simplify, solveset, symbols)
 
@@ -202,8 +204,6 @@ def softmax_curvature_interval() -> Certificate:
 def d2cos_norm_symbolic() -> Certificate:
     """||A_i A_j^T + A_j A_i^T|| = 1 for every d: S = that matrix is symmetric with S^2 = P, a
     non-zero orthogonal projector (identity on blocks i and j), so its eigenvalues are in {-1, 0, 1}."""
-    from sympy import BlockMatrix, Identity, ZeroMatrix, block_collapse
-
     d = symbols("d", positive=True, integer=True)
     I, O = Identity(d), ZeroMatrix(d, d)
     ok = True
@@ -491,8 +491,6 @@ def lemma3_gradient_symbolic() -> Certificate:
 
 def lemma3_dcos_norms() -> Certificate:
     """||dcos_ij||^2 = ||z_i||^2 + ||z_j||^2 (its blocks are z_j, z_i, 0) <= 4 max(||z_i||, ||z_j||)^2 (z3)."""
-    import z3
-
     g = _blocks_of_gradients()
     z1, z2, z3_ = g["z"]
     zero = sympy.ZeroMatrix(*z1.shape)
@@ -547,8 +545,6 @@ def lemma3_curvature_norms() -> Certificate:
     ||z3 - z2||^2 + 2||z1||^2; with 2 v1 v2 <= 1/2, |z2.z3| <= ||z2|| ||z3|| (Cauchy-Schwarz) and
     M = max_ij ||z_i|| ||z_j|| >= each ||z_i||^2, z3 proves v1 v2 ||g||^2 <= 8 M; then the triangle inequality
     with ||d2cos_ij|| = 1 and |v1 - 1|, v2 <= 1 gives ||Hess l|| <= 2 + 8 M."""
-    import z3
-
     g = _blocks_of_gradients()
     z1, z2, z3_ = g["z"]
     grad_ok = all(_same_matrix(x, e) for x, e in zip(g["u"], [z3_ - z2, -z1, z1]))
@@ -582,8 +578,6 @@ def lemma3_from_steps() -> Certificate:
     (12) is then Taylor's theorem with integral remainder along the segment [z, z + z'], which lies in the
     convex set B^3 when both ends do (the claim's hypothesis): l(z+z') - l(z) - <grad l(z), z'> =
     int_0^1 (1-t) z'^T Hess l(z + t z') z' dt <= (2 + 8C^2)/2 ||z'||^2."""
-    import z3
-
     steps = lemma3_curvature_norms()
     a, b, c, C, H, M = z3.Reals("a b c C H M")
     s = z3.SolverFor("QF_NRA")
@@ -623,8 +617,6 @@ COQ_CERTIFICATES["merad.prop1.rearrangement"] = (rearrangement_counts_coq, rearr
 def lemma7_sharp_constant() -> Certificate:
     """Reported beside merad.lemma7.steps, covering none of its parts: the sharp constant 2 ln 2 (~1.3863) of
     -log(1-x) <= c x on [0, 1/2], both certificates in Coq (the printed chain gives c = 2)."""
-    from dataclasses import replace
-
     return replace(provers.lemma7_sharp_constant_coq(), parts=())
 
 

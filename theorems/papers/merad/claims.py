@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from sympy import Abs, Eq, Ge, Gt, Le, Limit, Max, Rational, binomial, exp, harmonic, log, oo, pi
 
+from numerics.backend import FLOAT
 from theorems.papers.merad import lemma3_tightness
 from theorems.papers.merad import sharp_constants  # registers the merad.lemma3_sharp_* step certificates
 from theorems.papers.merad import experiments
@@ -324,8 +325,6 @@ def _assumption2(s: object) -> bool:
 
 
 def _gradient_hypothesis(s: object) -> bool:
-    from numerics.backend import FLOAT
-
     values = TrainingSets().quantities(s, [ts.grad_norm, ts.eta_data], FLOAT)
     return float(values[ts.grad_norm]) < float(values[ts.eta_data]) / 2
 

@@ -16,9 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from numerics import triplet as tl
 from numerics.backend import FLOAT
 from theorems.subjects import mixtures as mx
-from training.snapshots import RunSpec, Snapshot, run_snapshots
+from training.cache import cached_run, run_key
+from training.snapshots import RunSpec, Snapshot, run_snapshots, training_seed
 from theorems import (colormap, ExperimentOutcome, Growth, Observation, Prerequisite, RegimeCheck,
                       RunContext, save_figure, subplots)
 from theorems.subjects import Family
@@ -173,12 +175,12 @@ def step_size(width: int) -> float:
 def _gd_run(width: int, seed: int, steps: int) -> dict[str, np.ndarray]:
     """Full-batch GD on (11) with the Section 4 network (A, W_1..W_L, B, ReLU, no biases); a
     diverged run (non-finite loss) stops and records NaN as its final loss."""
-    import torch
+    import torch  # heavy (1 s): only the Theorem 1 GD runs use it
 
-    from training.data import fixed_triplets, load_digits_data
-    from training.encoders import DeepReLUEncoder
-    from training.loop import descend
-    from training.losses import triplet_objective
+    from training.data import fixed_triplets, load_digits_data  # heavy: imports scipy.spatial
+    from training.encoders import DeepReLUEncoder  # heavy: imports torch
+    from training.loop import descend  # heavy: imports torch
+    from training.losses import triplet_objective  # heavy: imports torch
 
     X, y = load_digits_data()
     trip = fixed_triplets(X, y, N_TRIPLETS, seed=0)  # the same data for every run (Assumption 1)
@@ -208,8 +210,6 @@ def _gd_run(width: int, seed: int, steps: int) -> dict[str, np.ndarray]:
 
 def _theorem1_specs(quick: bool, audit_seed: int) -> list[dict[str, Any]]:
     """The (width, seed) runs of the audit seed (seeds 1000 audit_seed + 0, 1, ...)."""
-    from training.snapshots import training_seed
-
     widths, steps = (QUICK_WIDTHS, QUICK_STEPS) if quick else (WIDTHS, STEPS)
     return [{"width": width, "seed": training_seed(s, audit_seed), "steps": steps, "lr": step_size(width),
              "depth": DEPTH, "n_triplets": N_TRIPLETS, "d_out": D_OUT, "log_norms": 1}
@@ -217,8 +217,6 @@ def _theorem1_specs(quick: bool, audit_seed: int) -> list[dict[str, Any]]:
 
 
 def _theorem1_cached(spec: dict[str, Any]) -> dict[str, np.ndarray]:
-    from training.cache import cached_run
-
     return cached_run("merad-theorem1", spec, lambda: _gd_run(spec["width"], spec["seed"], spec["steps"]))
 
 
@@ -236,8 +234,6 @@ def theorem1_runs(quick: bool, audit_seed: int = 0) -> list[dict[str, Any]]:
 
 def theorem1_prerequisites(quick: bool, audit_seed: int) -> list[Prerequisite]:
     """The GD runs of Theorem 1 as prerequisites (about 1 s per run plus steps x m^2 / 4e7 s)."""
-    from training.cache import run_key
-
     return [Prerequisite(f"merad-theorem1-{run_key(spec)}", _theorem1_cached, (spec,),
                          0.5 + spec["steps"] * spec["width"] ** 2 / 4e7) for spec in _theorem1_specs(quick, audit_seed)]
 
@@ -267,8 +263,6 @@ def triplet_outputs(quick: bool, audit_seed: int = 0) -> list[tuple[str, np.ndar
 
 def lemma7_on_outputs(z: np.ndarray) -> dict[str, float]:
     """eps = max_{i,j} ||loss_{i,j}||, eta = min ||z_{i,j}||, and max_i l(z_i) vs 2 eps/eta."""
-    from numerics import triplet as tl
-
     eps = max(float(np.linalg.norm(v)) for zi in z for v in tl.loss_vectors(zi, FLOAT))
     eta = float(np.min(np.linalg.norm(z, axis=2)))
     worst = max(float(tl.loss(zi, FLOAT)) for zi in z)

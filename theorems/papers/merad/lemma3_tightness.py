@@ -19,8 +19,10 @@ from typing import Any
 import numpy as np
 
 from numerics import triplet as tl
+from numerics.arb import from_value, lower_float, workprec
 from numerics.backend import mp_backend, torch_backend
 from theorems import RunContext, save_figure, subplots
+from theorems.papers.merad import sharp_constants as sc
 
 RADII = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 
@@ -42,7 +44,7 @@ class TightnessRow:
 
 def _start(C: float, d: int, s: int, seed: int) -> Any:
     """Start s of the ascent (seeded): w_0 of z_j = C tanh(|w_j|) w_j/|w_j|."""
-    import torch
+    import torch  # heavy (1 s): only the tightness ascent uses it
 
     torch.manual_seed(seed * 7919 + s)
     # start scales cycle from small (u near 0, where sigma' is largest) to large: for large C
@@ -71,9 +73,9 @@ def hessian_norm_sups(radii: tuple[float, ...], d: int, starts: int, steps: int,
     the norm of each start by torch.func.vmap, the radius of each start a row of a tensor. Adam
     and the schedule act entrywise, so each start follows the path it would alone; the float
     values pick the best starts of each radius and those are re-evaluated at 60 digits."""
-    import torch
+    import torch  # heavy (1 s): only the tightness ascent uses it
 
-    from numerics.ascent import DecayingAdam
+    from numerics.ascent import DecayingAdam  # heavy: imports torch
 
     xp = torch_backend()
     norm_of = torch.func.vmap(lambda z: tl.spectral_norm(tl.hessian_chain_rule(z, xp), xp))
@@ -117,11 +119,8 @@ def hessian_norm_sups(radii: tuple[float, ...], d: int, starts: int, steps: int,
 
 def witness_value(C: float) -> float:
     """(3C^2 + sqrt(9C^4 + 8))/4 rounded down (arb): ||Hess l|| at the certified witness, d >= 2."""
-    from numerics.arb import from_value, lower_float, workprec
-    from theorems.papers.merad.sharp_constants import witness_lam
-
     with workprec(128):
-        return lower_float(witness_lam(from_value(float(C))))
+        return lower_float(sc.witness_lam(from_value(float(C))))
 
 
 def tightness_table(radii: tuple[float, ...] = RADII, dims: tuple[int, ...] = (1, 2, 3),
@@ -157,7 +156,6 @@ def write_artifact(ctx: RunContext) -> str:
     ax.set_title("Lemma 3: sup of the Hessian norm, its certified ends, the printed constant")
     ax.legend(fontsize=8)
     png = save_figure(fig, out_dir / "merad.lemma3.tightness.png", dpi=110)
-    from theorems.papers.merad import sharp_constants as sc
 
     cert = sc.sharp_constant()
     status = (f"certified ({cert.method})" if cert.ok else

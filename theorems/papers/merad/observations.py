@@ -34,6 +34,7 @@ from theorems import ExperimentOutcome, Observation, RunContext
 from theorems.papers.merad import experiments as ex
 from theorems.subjects import mixtures as mx
 from theorems.subjects.learned import snapshot_mixture
+from training.snapshots import run_snapshots
 
 #: L^N_un for N >= 15 is a Monte Carlo estimate; for a rank correlation over the logged steps its centre at
 #: this many samples (Hoeffding radius reported) is enough, and 10x cheaper than the claims' 100 000
@@ -42,7 +43,7 @@ TREND_SAMPLES = 10_000
 
 def _spearman(a: np.ndarray, b: np.ndarray) -> float:
     """Spearman's rank correlation (scipy), 0 when either curve is constant."""
-    from scipy.stats import spearmanr
+    from scipy.stats import spearmanr  # heavy (0.5 s): scipy.stats, only the trend readings
 
     if np.ptp(a) == 0 or np.ptp(b) == 0:
         return 0.0
@@ -63,8 +64,6 @@ def _unsupervised_curve(spec: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     Monte Carlo radius (0 when exact); and the same two losses along the baseline: the untrained encoder's outputs
     (step 0) times s_t = mean ||f_t(x)|| / mean ||f_0(x)|| (the run's own scale at step t). Cached per run: every
     reading of a claim reads the same curves."""
-    from training.snapshots import run_snapshots
-
     snaps = run_snapshots(spec)
     first = snaps[0]
     scale0 = float(np.mean(np.linalg.norm(first.embeddings, axis=1)))
@@ -184,8 +183,6 @@ def figure2_trend_average(ctx: RunContext) -> ExperimentOutcome:
 def _norm_groups(ctx: RunContext) -> list[tuple[dict[str, Any], list[tuple[int, list[tuple[float, float]]]]]]:
     """Per group of runs (a Section 5 N, a Theorem 1 width): its config and, per run, its seed and the
     (min ||f(x)||, max ||f(x)||) of every logged step, the first being the initialization."""
-    from training.snapshots import run_snapshots
-
     section5 = ex.for_seed((ex.QUICK_N1_SEEDS + ex.QUICK_N15_SEEDS) if ctx.quick else (ex.FIG1_RUNS + ex.FIG2_RUNS),
                            ctx.seed)
     groups: dict[tuple, list] = {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sympy
 from sympy import Eq, Ge, Le
 
+from numerics.backend import FLOAT
 from theorems import (convex_by_second_derivative, finite_support, implied_by_positive_multiple, Instance, JENSEN, nonnegative_by_sympy,
                       PRODUCT_BOUND, Proof, Step)
 from theorems.papers.merad.plugin import PLUGIN
@@ -77,8 +78,6 @@ NEG_LOG = -sympy.log(1 - v2)
 
 def _v2_at_most_half(s: object) -> bool:
     """Where the scalar steps are stated: x = v_2 in [0, 1/2] (the third fact)."""
-    from numerics.backend import FLOAT
-
     return float(ts.TrainingSets().quantities(s, [v2], FLOAT)[v2]) <= 0.5
 
 PLUGIN.proof(Proof(

@@ -26,6 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 import sympy as sp
+import z3
 
 from numerics import coq
 from numerics.certificate import Certificate
@@ -44,8 +45,6 @@ def _lse_fact(name: str, statement: str, polynomial: str, n_max: int, queries: A
 
 def lse_max_bounds_smt(n_max: int = 6, timeout_ms: int = 20000) -> Certificate:
     """max(x) <= LSE(x) <= max(x) + log n for x in R^n, n = 1..n_max."""
-    import z3
-
     def queries(n):
         y = reals("y", n)
         pos = [yi > 0 for yi in y]
@@ -61,8 +60,6 @@ def lse_max_bounds_smt(n_max: int = 6, timeout_ms: int = 20000) -> Certificate:
 
 def lse_nonneg_smt(n_max: int = 6, timeout_ms: int = 20000) -> Certificate:
     """LSE(x) >= 0 whenever some x_i >= 0."""
-    import z3
-
     def queries(n):
         y = reals("y", n)
         hyps = [yi > 0 for yi in y] + [z3.Or([yi >= 1 for yi in y])]
@@ -73,8 +70,6 @@ def lse_nonneg_smt(n_max: int = 6, timeout_ms: int = 20000) -> Certificate:
 
 def lse_pairwise_smt(n_max: int = 6, timeout_ms: int = 20000) -> Certificate:
     """LSE(x) <= max_j LSE(x_{2j-1}, x_{2j}) + log n for x in R^{2n}."""
-    import z3
-
     def queries(n):
         y = reals("y", 2 * n)
         pairs = [y[2 * j] + y[2 * j + 1] for j in range(n)]
@@ -89,8 +84,6 @@ def lse_pairwise_smt(n_max: int = 6, timeout_ms: int = 20000) -> Certificate:
 
 def lse_restriction_smt(n_max: int = 6, timeout_ms: int = 20000) -> Certificate:
     """LSE(x_S) <= LSE(x) for every non-empty S (S = first s indices, by permutation symmetry)."""
-    import z3
-
     def queries(n):
         y = reals("y", n)
         pos = [yi > 0 for yi in y]

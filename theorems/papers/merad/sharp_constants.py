@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 import sympy
+import z3
 
 from numerics import coq
 from numerics.certificate import Certificate
@@ -122,8 +123,6 @@ def hess_u_norm() -> Certificate:
 def grad_norm_bound(factor: Fraction = Fraction(6)) -> Certificate:
     """||g||^2 = ||z3 - z2||^2 + 2||z1||^2 = b^2 + c^2 - 2p + 2a^2 <= 6 C^2 on B^3 (z3), with a, b, c the
     norms of z1, z2, z3 (<= C) and p = z2^T z3, p^2 <= b^2 c^2 (Cauchy-Schwarz); tight at z3 = -z2, ||z_j|| = C."""
-    import z3
-
     a, b, c, p, C = z3.Reals("a b c p C")
     s = z3.SolverFor("QF_NRA")
     s.add(C > 0, a >= 0, b >= 0, c >= 0, a <= C, b <= C, c <= C, p * p <= b * b * c * c,
@@ -141,8 +140,6 @@ def grad_norm_bound(factor: Fraction = Fraction(6)) -> Certificate:
 def composition_z3(leading: Fraction = Fraction(3, 2)) -> Certificate:
     """The triangle inequality composed (z3): ||Hess l|| <= sigma' ||g g^T|| + sigma ||M|| = s(1-s) G + s r with
     0 < s < 1, 0 <= G <= 6 C^2, r > 0, r^2 = 2 implies ||Hess l|| <= 1.5 C^2 + r."""
-    import z3
-
     s_, G, H, C, r = z3.Reals("s G H C r")
     sol = z3.SolverFor("QF_NRA")
     sol.add(s_ > 0, s_ < 1, G >= 0, G <= 6 * C * C, r > 0, r * r == 2, H <= s_ * (1 - s_) * G + s_ * r,

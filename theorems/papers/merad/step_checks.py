@@ -13,9 +13,13 @@ import itertools
 import math
 
 import sympy
+import z3
 
 from numerics.certificate import Certificate
-from theorems import CHEBYSHEV, finite_support, Instance, JENSEN, MONOTONE, nonnegative_by_sympy
+from theorems import (CHEBYSHEV, convex_by_second_derivative, finite_support, Instance, JENSEN, MONOTONE,
+                      nonnegative_by_sympy)
+from theorems.papers.merad import provers
+from theorems.papers.merad.certificates import lemma7_loss_vectors_symbolic
 from theorems.papers.merad.plugin import PLUGIN
 
 _t = sympy.Symbol("t", real=True)
@@ -93,8 +97,6 @@ def _jensen(convex: object, what: str) -> Instance:
 
 
 def _softplus_convex() -> Certificate:
-    from theorems import convex_by_second_derivative
-
     return convex_by_second_derivative(ZETA, _t, "zeta(t) = log(1 + e^t) (composed with the linear map "
                                                   "t -> f(x)^T t, still convex)")
 
@@ -178,10 +180,6 @@ def lemma7_v2_bound() -> Certificate:
     """v_2 <= eps/eta: ||loss_{i,3}|| = v_2(z_i) ||z_{i,1}|| (certified symbolically, see
     certificates.lemma7_loss_vectors_symbolic) and ||z_{i,1}|| >= eta > 0 give v_2(z_i) <= ||loss_{i,3}|| / eta
     <= max_{i,j} ||loss_{i,j}|| / eta for every i, hence for the max over i (z3)."""
-    import z3
-
-    from theorems.papers.merad.certificates import lemma7_loss_vectors_symbolic
-
     formula = lemma7_loss_vectors_symbolic()
     v, n, l3, L, eta = z3.Reals("v n l3 L eta")
     s = z3.SolverFor("QF_NRA")
@@ -251,8 +249,6 @@ def geometric_variance() -> Certificate:
 def coupon_variance_bound() -> Certificate:
     """Var(T) = N_C^2 H^(2)_{N_C} - N_C H_{N_C} <= N_C^2 pi^2/6: the formula (Coq, merad_counting.v, every N_C),
     H^(2)_n <= sum_{k>=1} 1/k^2 = pi^2/6 (positive terms; sympy evaluates the series) and N_C H_{N_C} >= 0."""
-    from theorems.papers.merad import provers
-
     k = sympy.Symbol("k", integer=True, positive=True)
     basel = sympy.Sum(1 / k ** 2, (k, 1, sympy.oo)).doit()
     formula = provers.coupon_variance_coq()

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from theorems import ExperimentOutcome, markdown_table, Observation, RegimeCheck, RunContext
+from theorems import ExperimentOutcome, markdown_table, Observation, RegimeCheck, RunContext, save_figure, subplots
 from theorems.papers.ren import flow
 from theorems.papers.ren.model import (
     KAPPA_MAX,
@@ -29,8 +29,10 @@ from theorems.papers.ren.model import (
     alignment_mc,
     b17,
     cached_train,
+    flow_twin,
     geometric,
     model_checks,
+    population_maps,
     stage1_end,
     tracking_gap,
     two_level,
@@ -140,8 +142,6 @@ def _held(holds: Sequence[bool | None]) -> str:
 def _norm_mc(spec: RunSpec, run: dict[str, np.ndarray], n: int) -> tuple[float, float, float]:
     """Monte Carlo cross-check of the population normalization at the end: mean ||f_A||^2 over n
     inputs, its standard error, and the spread (std) of ||f_A(x)|| (0 for per-sample normalization)."""
-    from theorems.papers.ren.model import population_maps
-
     MA, _ = population_maps(run["Y_end"], spec.model)
     s = spec.model.sample(n, np.random.default_rng([spec.seed, 4102]))
     sq = np.sum((s["wa"] @ MA.T) ** 2, axis=1)
@@ -376,7 +376,7 @@ def reversal_time(beta1: float, lam: float = 1.0, horizon: float = 1e5) -> dict[
     conditions of Lemma B.1), the peak of cond(P_A), and the first time after T* at which cond(P_A) is back
     at its initial value kappa (inf if not within ``horizon``): for every beta1 > 0 the O(beta1) negative
     term eventually undoes Stage 1's growth."""
-    from scipy.integrate import solve_ivp
+    from scipy.integrate import solve_ivp  # heavy (0.3 s): scipy.integrate, only the flow experiments
 
     model = DataModel(sigma=STAGEWISE_MODEL, lam=lam)
     fm = model.flow()
@@ -496,8 +496,6 @@ def figure(ctx: RunContext, specs: list[RunSpec], name: str) -> str:
     infinite-width flow dashed."""
     if ctx.out_dir is None:
         return ""
-    from theorems import save_figure, subplots
-    from theorems.papers.ren.model import flow_twin
 
     fig, axes = subplots(1, 3, figsize=(15, 3.6))
     for spec in specs:

@@ -7,11 +7,14 @@ Lemma C.19 / Corollary C.20 on the infinite-width flow (an ODE, integrated to 1e
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 from typing import Any
 
+import mpmath
 import numpy as np
+import sympy
 
 from theorems import ExperimentOutcome, markdown_table, Observation, RegimeCheck, RunContext
 from numerics.certificate import Certificate
@@ -45,8 +48,6 @@ def _states(r: int, n: int) -> list[np.ndarray]:
 
 def _mp_check(c: np.ndarray, beta: float) -> float:
     """max over z of |log E_z' exp(beta z^T diag(c) z') - sum log cosh(beta c_k)| at 50 digits."""
-    import mpmath
-
     with mpmath.workdps(50):
         cs = [mpmath.mpf(float(x)) for x in c]
         b = mpmath.mpf(beta)
@@ -71,7 +72,7 @@ def _autograd_flow(y: np.ndarray, model: DataModel, beta: float | None) -> tuple
     """The population gradient flow of the finite model (autograd through the exact enumerated
     loss) at the infinite-width state y, projected back onto the tracked variables; and the largest
     velocity component leaving the planes (it must vanish: the invariance of (7))."""
-    import torch
+    import torch  # heavy (1 s): only the autograd cross-check uses it
 
     r, d_xi, k = model.r, model.d_xi, model.k
     u, v, XA, XB = flow.unpack(y, r)
@@ -212,10 +213,6 @@ def a7_certificate(rmax: int) -> Certificate:
     whence E_z[z E_softmax[z']^T] = diag tanh(beta c). Both sides are rewritten in exponentials and
     expanded; the difference must be the zero polynomial in exp(+-beta c_k). It covers r <= rmax only
     (the printed lemma is for every r: the induction over r is not certified), so it is ``complete=False``."""
-    import itertools
-
-    import sympy
-
     beta = sympy.Symbol("beta", real=True)
     failed: list[str] = []
     for r in range(1, rmax + 1):
@@ -327,8 +324,6 @@ def constant_map_certificate() -> Certificate:
     expression ||a - b||, so every comparison is a tie: P[pos < neg] = 0 and, ties counting 1/2,
     the score is 1/2 -- for every data law and every m (sympy: the difference of the two squared
     distances, with a, b m x 1 matrix symbols, is identically 0)."""
-    import sympy
-
     m = sympy.Symbol("m", integer=True, positive=True)
     a, b = sympy.MatrixSymbol("a", m, 1), sympy.MatrixSymbol("b", m, 1)
     f_b = {"x_B": b, "x_B'": b}  # a constant map takes the same value on the positive and the negative
@@ -577,7 +572,7 @@ def stage2_rate_derived(ctx: RunContext) -> ExperimentOutcome:
 
 
 def _stage2_rate(ctx: RunContext, derived_bound: bool) -> ExperimentOutcome:
-    from scipy.integrate import solve_ivp
+    from scipy.integrate import solve_ivp  # heavy (0.3 s): scipy.integrate, only the flow experiments
 
     k = KAPPA_MAX
     models = {f"B17 k={k:g}": b17(k)} if ctx.quick else {

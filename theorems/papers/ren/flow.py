@@ -156,7 +156,7 @@ def tracked(y: np.ndarray, model: FlowModel) -> dict[str, Any]:
 def integrate(model: FlowModel, y0: np.ndarray, t_end: float, beta: float | None, n_out: int = 200,
               rtol: float = 1e-9) -> tuple[np.ndarray, np.ndarray]:
     """Solve the flow from y0 for time t_end (scipy's DOP853); returns (times, states)."""
-    from scipy.integrate import solve_ivp
+    from scipy.integrate import solve_ivp  # heavy (0.3 s): scipy.integrate, only when a flow is solved
 
     times = np.linspace(0.0, t_end, n_out)
     sol = solve_ivp(lambda t, y: rhs(y, model, beta), (0.0, t_end), y0, method="DOP853", t_eval=times,

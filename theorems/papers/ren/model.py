@@ -38,6 +38,7 @@ import numpy as np
 
 from theorems import RegimeCheck
 from theorems.papers.ren import flow
+from training.cache import cached_run
 
 KAPPA_MAX = 5.0  # admissible data models: sigma_max / sigma_min <= KAPPA_MAX (stands for the lost d^c bound)
 NOISE_MAX = 0.1  # the model's noise-to-signal ratio d_xi sigma_xi^2 / sum sigma^2 at most 0.1
@@ -228,7 +229,7 @@ class RunSpec:
 
 
 def _torch_loss(model: DataModel, W_half: Any) -> Callable[[Any, float | None], Any]:
-    import torch
+    import torch  # heavy (1 s): only training uses it
 
     k, r, lam = model.k, model.r, model.lam
     D = torch.tensor(np.concatenate([model.diag(), model.diag()]))
@@ -250,7 +251,7 @@ def _torch_loss(model: DataModel, W_half: Any) -> Callable[[Any, float | None], 
 
 def loss_function(model: DataModel) -> Callable[[Any, float | None], Any]:
     """The population loss L(Y, beta) as a torch function (beta None: non-contrastive)."""
-    import torch
+    import torch  # heavy (1 s): only training uses it
 
     half = flow.signs(model.k)[: 2 ** (model.k - 1)]  # log cosh is even: w and -w give the same term
     return _torch_loss(model, torch.tensor(np.ascontiguousarray(half)))
@@ -261,7 +262,7 @@ class _Runner:
     the exact population metrics after each chunk."""
 
     def __init__(self, spec: RunSpec, Y0: np.ndarray, step0: int, beta: float | None, stage: int) -> None:
-        import torch
+        import torch  # heavy (1 s): only training uses it
 
         self.spec, self.loss = spec, loss_function(spec.model)
         self.Y = torch.tensor(Y0, dtype=torch.float64, requires_grad=True)
@@ -269,7 +270,7 @@ class _Runner:
         self.rows: list[dict[str, float]] = []
 
     def grad_norm(self) -> float:
-        import torch
+        import torch  # heavy (1 s): only training uses it
 
         g, = torch.autograd.grad(self.loss(self.Y, self.beta), [self.Y])
         return float(g.norm())
@@ -282,7 +283,7 @@ class _Runner:
         return row
 
     def chunk(self) -> dict[str, float]:
-        from training.loop import descend
+        from training.loop import descend  # heavy: imports torch
 
         descend([self.Y], lambda step: self.loss(self.Y, self.beta), self.spec.chunk, self.spec.eta)
         self.step += self.spec.chunk
@@ -372,15 +373,11 @@ def _key(spec: RunSpec, **drop: Any) -> dict[str, Any]:
 
 def cached_stage1(spec: RunSpec) -> dict[str, np.ndarray]:
     """Stage 1 of a contrastive run, cached without the Stage-2 settings (shared across beta2)."""
-    from training.cache import cached_run
-
     return cached_run("ren-stage1", _key(spec, beta2=0, cond_target=0, max_steps2=0), lambda: train_stage1(spec))
 
 
 def cached_train(spec: RunSpec) -> dict[str, np.ndarray]:
     """train(spec), stored in the cache of trained runs keyed by every parameter."""
-    from training.cache import cached_run
-
     return cached_run("ren", _key(spec), lambda: train(spec))
 
 
@@ -388,7 +385,7 @@ def flow_twin(spec: RunSpec, run: dict[str, np.ndarray], refine: int = 1) -> dic
     """The infinite-width gradient flow of the same data model and schedule (beta switched at the
     run's Stage-1 end), evaluated at the run's logged times (``refine`` points per logging interval):
     the reference the run must track."""
-    from scipy.integrate import solve_ivp
+    from scipy.integrate import solve_ivp  # heavy (0.3 s): scipy.integrate, only the flow twin
 
     fm = spec.model.flow()
     logged = np.asarray(run["t"], dtype=float)
@@ -471,7 +468,7 @@ def stage1_end(model: DataModel, beta: float | None = None, tol_rho: float = 0.0
     """Integrate the infinite-width flow until the end-of-Stage-1 conditions of Lemma B.1 (every
     cosine >= 1 - tol_rho, noise-to-signal ratio <= tol_noise); returns the state, the time and the
     path (for the growth-rate check)."""
-    from scipy.integrate import solve_ivp
+    from scipy.integrate import solve_ivp  # heavy (0.3 s): scipy.integrate, only the flow twin
 
     fm = model.flow()
     y0 = flow.initial_state(fm)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from numerics.certificate import Certificate
 from theorems import (exists, ExperimentClaim, ExperimentOutcome, forall, Growth, Kind,
@@ -44,9 +45,7 @@ def source(numbering: str) -> Source:
 @contextlib.contextmanager
 def _one_thread() -> Iterator[None]:
     """BLAS on one thread (on 2 shared cores threaded BLAS stalls), torch likewise."""
-    from threadpoolctl import threadpool_limits
-
-    import torch
+    import torch  # heavy (1 s): only around the training runs
 
     threads = torch.get_num_threads()
     torch.set_num_threads(1)

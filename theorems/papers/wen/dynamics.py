@@ -19,6 +19,7 @@ import numpy as np
 from theorems import RegimeCheck
 from theorems.papers.wen import model as wm
 from theorems.papers.wen.model import Data, Learner, Run
+from training.cache import cached_run
 
 N_SEEDS = 5  # rules.MIN_SEEDS: a run costs 1-2 s (measured), so the quick profile reads 5 seeds too
 QUICK_SEEDS = 5
@@ -111,8 +112,6 @@ def footnote_grid(quick: bool) -> list[Config]:
 # == one run and its metrics ===========================================================================
 def evaluate(run: Run) -> dict[str, Any]:
     """Train (cached) and measure (cached): weights, history and every metric the claims read."""
-    from training.cache import cached_run
-
     arrays = wm.run_cached(run)
     spec = {**run.spec(), "eval": EVAL_VERSION}
     metrics = cached_run("wen-eval", spec, lambda: _measure(run, arrays))
@@ -189,7 +188,7 @@ def runs_of(config: Config, seed_list: list[int]) -> list[dict[str, Any]]:
 # == regime checks ========================================================================================
 def model_checks(data: Data) -> list[RegimeCheck]:
     """Conditions of Definition 2.1 read at finite size, exact on the model."""
-    from scipy.special import ndtr  # the normal CDF: scipy.stats.norm.cdf computes ndtr (and imports in ~1 s)
+    from scipy.special import ndtr  # heavy (0.15 s): the normal CDF (scipy.stats.norm.cdf's core, 0.5 s)
 
     M = data.dictionary()
     along = data.atom_noise()  # noise variance along each atom (sigma^2 for isotropic noise)

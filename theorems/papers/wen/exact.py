@@ -19,6 +19,7 @@ import math
 from typing import Any
 
 import numpy as np
+import sympy as sp
 
 from theorems.papers.wen.model import Data, mask_moment, masks, rates
 
@@ -43,7 +44,7 @@ def coordinate_dictionary(d: int, d1: int) -> np.ndarray:
 def z_radius(tests: int, alpha: float = 1e-3) -> float:
     """The |z| radius of a Monte Carlo cross-check over ``tests`` entries with familywise false-alarm
     rate ``alpha`` per seed (Bonferroni, two-sided normal)."""
-    from scipy.special import ndtri
+    from scipy.special import ndtri  # heavy (0.15 s): scipy.special, only the Monte Carlo radius
 
     return float(ndtri(1.0 - alpha / (2.0 * tests)))
 
@@ -93,7 +94,7 @@ def lemma_b3_draws(M: np.ndarray, n: int, seed: int) -> dict[str, np.ndarray]:
 
 def binomial_tail(n: int, k: int, p: float) -> float:
     """P(Binomial(n, p) >= k)."""
-    from scipy.stats import binom
+    from scipy.stats import binom  # heavy (0.5 s): scipy.stats, only this tail
 
     return 1.0 if k <= 0 else float(binom.sf(k - 1, n, min(1.0, p)))
 
@@ -103,8 +104,6 @@ def certificate_lemma_b3() -> dict[str, Any]:
     (b) sum_k a_k^2 b_k^2 <= max_k a_k^2 sum_k b_k^2 (the variance proxy bound), as the identity
     max a^2 sum b^2 - sum a^2 b^2 = sum (max a^2 - a_k^2) b_k^2 with nonnegative terms (d = 4);
     (c) Hoeffding's inequality for Rademacher sums (a theorem, cited: Hoeffding 1963, Thm 2)."""
-    import sympy as sp
-
     signs = [2 * v - 1 for v in (0, 1)]
     rademacher = sum(signs) == 0 and all(s ** 2 == 1 for s in signs)
     a = sp.symbols("a0:4", real=True)
@@ -121,8 +120,6 @@ def certificate_lemma_b3() -> dict[str, Any]:
 def certificate_mask_moment(d: int = 3) -> dict[str, Any]:
     """sympy: E_D[(2 D x)(2 (I - D) x)^T] = S - diag(S) for a symbolic symmetric S = E[x x^T],
     averaging over all 2^d masks (d = 3), and the per-pair factor E[4 D_k (1 - D_l)] = 1 - delta_kl."""
-    import sympy as sp
-
     S = sp.Matrix(d, d, lambda i, k: sp.Symbol(f"S{min(i, k)}{max(i, k)}", real=True))
     acc = sp.zeros(d, d)
     for bits in itertools.product((0, 1), repeat=d):
@@ -141,8 +138,6 @@ def certificate_noise_cancels() -> dict[str, Any]:
     """sympy: for Sigma = p M M^T + s I (M symbolic, d = 3, d1 = 2) the masked moment is
     p (M M^T - diag(M M^T)): the isotropic noise cancels exactly; without masks the rate along a
     unit column M_j is p + s (M^T M = I) and along a unit v orthogonal to M it is s."""
-    import sympy as sp
-
     p, s = sp.symbols("p s", positive=True)
     M = sp.Matrix(3, 2, lambda i, j: sp.Symbol(f"m{i}{j}", real=True))
     S = p * M * M.T + s * sp.eye(3)
@@ -195,8 +190,6 @@ def certificate_conditional_independence(d: int = 3) -> dict[str, Any]:
     V = diag(v): Cov(2 D xi, 2 (I - D) xi | D) = 4 D V (I - D) = 0 (jointly Gaussian given D, so
     independent given D); and with a symbolic full covariance the same product is not 0 in general
     (the masks decouple only independent coordinates)."""
-    import sympy as sp
-
     v = sp.symbols(f"v0:{d}", positive=True)
     V = sp.diag(*v)
     C = sp.Matrix(d, d, lambda i, k: sp.Symbol(f"c{min(i, k)}{max(i, k)}", real=True))
@@ -214,8 +207,6 @@ def certificate_norm_covariance() -> dict[str, Any]:
     E xi^4 = 3 s^2), Cov(4 D_k xi_k^2, 4 (1 - D_k) xi_k^2) = -4 s^2; the coordinates are independent,
     so Cov(||2 D xi||^2, ||2 (I - D) xi||^2) = -4 d sigma^4 for every d and sigma > 0: the two masked
     noise vectors are not independent unconditionally (they share D)."""
-    import sympy as sp
-
     s = sp.Symbol("s", positive=True)  # sigma^2
     m2, m4 = s, 3 * s ** 2  # E xi^2, E xi^4
     half = sp.Rational(1, 2)
@@ -259,7 +250,7 @@ def retention_row(M: np.ndarray, sigma: float, n_mc: int, rng: np.random.Generat
     2 * 2^-|supp M_j|. Monte Carlo: the frequency of |e_jj| >= 1/2 and the probability that a
     present atom (z_j = +-1, the others 0) is decoded by the threshold 1/2 in both views at noise
     sigma (Gaussian given D, exact; averaged over D)."""
-    from scipy.special import ndtr  # the normal CDF: scipy.stats.norm.cdf computes ndtr (and imports in ~1 s)
+    from scipy.special import ndtr  # heavy (0.15 s): the normal CDF (scipy.stats.norm.cdf's core, 0.5 s)
 
     d, d1 = M.shape
     q = np.sum(M ** 4, axis=0)

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from training.cache import cached_run
+
 NOISES = ("isotropic", "diagonal", "coordinate", "dense")
 
 
@@ -240,7 +242,7 @@ def sym_relu(u: Any, b: Any) -> Any:
     """ReLU(u - b) - ReLU(-u - b) (numpy or torch); the identity when b = 0."""
     if isinstance(u, np.ndarray):
         return np.maximum(u - b, 0.0) - np.maximum(-u - b, 0.0)
-    import torch
+    import torch  # heavy (1 s): only training uses it
 
     return torch.relu(u - b) - torch.relu(-u - b)
 
@@ -252,7 +254,7 @@ def features(W: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
 def contrastive_loss(W: Any, b: Any, xp: Any, xpp: Any, xneg: Any, tau: float) -> Any:
     """Definition 2.2 on a batch: logits Sim(x+_i, x++_i) and Sim(x+_i, x_n), n = 1..N, with
     Sim(a, a') = <f(a), stopgrad f(a')>; mean over the batch of -log softmax of the positive."""
-    import torch
+    import torch  # heavy (1 s): only training uses it
 
     linear = not bool(torch.any(b > 0))
     up = xp @ W.T
@@ -268,9 +270,9 @@ def train(run: Run) -> dict[str, np.ndarray]:
     """SGD (``training.loop.descend``) on the contrastive objective + lam/2 ||W||^2, a fresh batch
     every step. Data and masks come from the run's seed (the same seed and d give the same data
     stream to every configuration: paired comparisons), the initialization from the seed too."""
-    import torch
+    import torch  # heavy (1 s): only training uses it
 
-    from training.loop import descend
+    from training.loop import descend  # heavy: imports torch
 
     data, lrn = run.data, run.learner
     M = data.dictionary()
@@ -315,7 +317,7 @@ def train(run: Run) -> dict[str, np.ndarray]:
 def initial_weights(run: Run) -> np.ndarray:
     """The run's initialization w_i ~ N(0, sigma0^2 I), sigma0 = 1/d, from its seed (the untrained
     network every dynamics claim is compared with)."""
-    import torch
+    import torch  # heavy (1 s): only training uses it
 
     data, lrn = run.data, run.learner
     init = torch.Generator().manual_seed(int(np.random.SeedSequence([run.seed, data.d, 1]).generate_state(1)[0]))
@@ -323,8 +325,6 @@ def initial_weights(run: Run) -> np.ndarray:
 
 
 def run_cached(run: Run) -> dict[str, np.ndarray]:
-    from training.cache import cached_run
-
     return cached_run("wen", run.spec(), lambda: train(run))
 
 
@@ -359,8 +359,6 @@ def lottery_probability(m: int, d1: int, k: int) -> float:
     initialization): the top atoms are i.i.d. uniform over the d1 atoms (rotation invariance), so
     this is a multinomial probability, computed by dynamic programming over the atoms."""
     # ways[j][n] = number of sequences placing n labelled neurons on the first j atoms, each >= k
-    from math import comb
-
     ways = [0] * (m + 1)
     ways[0] = 1
     for _ in range(d1):
@@ -368,7 +366,7 @@ def lottery_probability(m: int, d1: int, k: int) -> float:
         for n in range(m + 1):
             if ways[n]:
                 for c in range(k, m - n + 1):
-                    new[n + c] += ways[n] * comb(m - n, c)
+                    new[n + c] += ways[n] * math.comb(m - n, c)
         ways = new
     return float(ways[m] / d1 ** m)
 
@@ -414,7 +412,7 @@ def probes(ftr: np.ndarray, ztr: np.ndarray, fte: np.ndarray, zte: np.ndarray) -
     """Regression y = <a, z> (ridge, test R^2; chance 0) and classification y = sign(<a, z>) among
     the samples with <a, z> != 0 (logistic regression, test accuracy; chance 1/2), on standardized
     features; the probe never sees the encoder's training data."""
-    from sklearn.linear_model import LogisticRegression
+    from sklearn.linear_model import LogisticRegression  # heavy (0.7 s): only the probes fit it
 
     a = task_vector(ztr.shape[1])
     ytr, yte = ztr @ a, zte @ a
