@@ -117,10 +117,11 @@ class Backend:
         raise NotImplementedError
 
     def max(self, x: Array, axis: int | None = None) -> Array:
-        raise NotImplementedError
+        """numpy's (float64 and object arrays: mpf compares exactly); a backend with its own arrays overrides it."""
+        return np.max(x, axis=axis)
 
     def min(self, x: Array, axis: int | None = None) -> Array:
-        raise NotImplementedError
+        return np.min(x, axis=axis)
 
     def logsumexp(self, x: Array, axis: int) -> Array:
         raise NotImplementedError
@@ -224,12 +225,6 @@ class NumpyBackend(Backend):
 
     def sum(self, x: Array, axis: int | None = None) -> Array:
         return np.sum(x, axis=axis)
-
-    def max(self, x: Array, axis: int | None = None) -> Array:
-        return np.max(x, axis=axis)
-
-    def min(self, x: Array, axis: int | None = None) -> Array:
-        return np.min(x, axis=axis)
 
     def logsumexp(self, x: Array, axis: int) -> Array:
         return logsumexp_float64(x, axis)
@@ -336,12 +331,6 @@ class MpBackend(Backend):
             if axis is None:
                 return mpmath.fsum(np.ravel(x))
             return np.sum(x, axis=axis)
-
-    def max(self, x: Array, axis: int | None = None) -> Array:
-        return np.max(x, axis=axis)
-
-    def min(self, x: Array, axis: int | None = None) -> Array:
-        return np.min(x, axis=axis)
 
     def logsumexp(self, x: Array, axis: int) -> Array:
         with mpmath.workdps(self.dps):

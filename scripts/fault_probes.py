@@ -248,9 +248,10 @@ def replay(ctx: Ctx, data: dict | str, *, console: bool = False, **kw) -> Run:
     return ctx.run("replay", str(path), console=console, **kw)
 
 
-def replay_error(ctx: Ctx, data: dict | str, **kw) -> tuple[bool, str]:
+def replay_error(ctx: Ctx, data: dict | str, *named: str, **kw) -> tuple[bool, str]:
+    """Exit 2 with a one- or two-line error that names each of ``named``."""
     r = replay(ctx, data, **kw)
-    return r.user_error(), r.brief()
+    return r.user_error(*named), r.brief()
 
 
 # -- false `consistent` -------------------------------------------------------------------------------
@@ -452,11 +453,12 @@ def prerequisite_hang(ctx: Ctx):
 
 # -- witnesses and caches -----------------------------------------------------------------------------
 
-def edited(name: str, edit: Callable[[dict], None]) -> Callable[[Ctx], tuple[bool, str]]:
+def edited(name: str, edit: Callable[[dict], None], *named: str) -> Callable[[Ctx], tuple[bool, str]]:
     def run(ctx: Ctx) -> tuple[bool, str]:
         data = witness(ctx, name)
-        edit(data["subject"])
-        return replay_error(ctx, resealed(data))
+        subject = data["subject"]
+        edit(subject.get("values", subject))  # a composed family's subject keeps its parts under "values"
+        return replay_error(ctx, resealed(data), *named)
     return run
 
 
@@ -469,26 +471,28 @@ def big_class(s: dict) -> None:
     s["mixture"]["weights"][0] = [1 / 200_000] * 200_000
 
 
-for _name, _promise, _witness, _edit in [
+for _name, _promise, _witness, _edit, _named in [
     ("witness-N-huge", "prop1.part1 subject N = 10**6 (checksum valid): exit 2, named", "merad.prop1.part1",
-     set_key("N", 10 ** 6)),
-    ("witness-N-float", "N = 1.9: exit 2, named", "merad.prop1.part1", set_key("N", 1.9)),
-    ("witness-N-string", 'N = "1": exit 2, named', "merad.prop1.part1", set_key("N", "1")),
+     set_key("N", 10 ** 6), ("N", "1000000")),
+    ("witness-N-float", "N = 1.9: exit 2, named", "merad.prop1.part1", set_key("N", 1.9), ("N", "1.9")),
+    ("witness-N-string", 'N = "1": exit 2, named', "merad.prop1.part1", set_key("N", "1"), ("N", "string")),
     ("witness-extra-key", "an unknown extra key in the subject: exit 2, named", "merad.prop1.part1",
-     set_key("extra", 1)),
+     set_key("extra", 1), ("extra",)),
     ("witness-200k-points", "a class of 200000 points: exit 2, named (no long computation)", "merad.prop1.part1",
-     big_class),
+     big_class, ("200000",)),
     ("witness-lemma7-norm", "lemma7 witness with C = 1 while an output row has norm 3: exit 2, named",
-     "merad.lemma7", set_key("C", 1.0)),
+     "merad.lemma7", set_key("C", 1.0), ("lemma7",)),
 ]:
-    probe(_name, _promise)(edited(_witness, _edit))
+    probe(_name, _promise)(edited(_witness, _edit, *_named))
 
 
 @probe("witness-N-1e999", "N = 1e999 written literally in the JSON text: exit 2, named")
 def witness_n_1e999(ctx: Ctx):
     data = witness(ctx, "merad.prop1.part1")
-    data["subject"]["N"] = 123456789
-    data["subject_sha256"] = checksum({**data["subject"], "N": float("inf")})  # what a reader computes
+    values = data["subject"].get("values", data["subject"])  # a composed family's subject: its parts under "values"
+    values["N"] = 123456789
+    data["subject_sha256"] = checksum(json.loads(json.dumps(data["subject"]).replace("123456789", "1e999")))
+    # (what a reader computes: json reads 1e999 as inf)
     return replay_error(ctx, json.dumps(data).replace("123456789", "1e999"))
 
 

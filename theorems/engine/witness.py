@@ -168,7 +168,8 @@ def witness_subject(data: dict[str, Any], claim: StatementClaim) -> tuple[Subjec
         subject = family.from_json(data["subject"])
         family.validate(subject)
     except (AssumptionError, KeyError, TypeError, ValueError) as exc:
-        raise WitnessError(f"the witness subject is not a valid subject of family {family.name!r}: {exc}") from None
+        why = str(exc).removeprefix(f"{family.name}: ")  # the family's own messages start with its name
+        raise WitnessError(f"the witness subject is not a valid subject of family {family.name!r}: {why}") from None
     failed = [a.name for a in claim.assumptions if not a.holds(subject)]
     if failed:
         raise WitnessError(f"the witness subject violates the hypotheses of {claim.id}: {', '.join(failed)}")

@@ -349,25 +349,17 @@ class Embeddings(Part):
         return self._constrain(np.delete(np.asarray(value, dtype=float), index, axis=axis))
 
 
-@dataclass(frozen=True)
-class Distribution(Part):
-    """A probability vector over ``size`` outcomes, every mass > 0 (uniform or far from it:
-    masses down to 10^-``decades``)."""
+class _Masses(Part):
+    """Masses over the part's axes, every one > 0, summing to 1: drawn uniform or far from it (masses down to
+    10^-``decades`` before normalizing); the adversary moves their logs (a softmax maps them back)."""
 
-    size: str
-    decades: float = 6.0
-    kind = "distribution"
-
-    @property
-    def axes(self) -> tuple[str, ...]:  # type: ignore[override]
-        return (self.size,)
+    decades: float
 
     def strategy(self, shape: tuple[int, ...]) -> st.SearchStrategy[Any]:
-        uniform = st.just(np.full(shape, 1.0 / shape[0]))
-        raw = st.lists(st.floats(-self.decades, 0.0), min_size=shape[0], max_size=shape[0])
-        skewed = raw.map(lambda e: _normalized(np.power(10.0, np.asarray(e))))
-        return st.one_of(uniform, skewed)
-
+        n = int(np.prod(shape))
+        uniform = st.just(np.full(shape, 1.0 / n))
+        raw = st.lists(st.floats(-self.decades, 0.0), min_size=n, max_size=n)
+        return st.one_of(uniform, raw.map(lambda e: _normalized(np.power(10.0, np.asarray(e)).reshape(shape))))
 
     def validate(self, value: Any, shape: tuple[int, ...], name: str) -> None:
         super().validate(value, shape, name)
@@ -394,7 +386,21 @@ class Distribution(Part):
             yield _normalized(r)
 
     def delete(self, value: Any, axis: int, index: int) -> Any:
-        return _normalized(np.delete(np.asarray(value, dtype=float), index))
+        return _normalized(np.delete(np.asarray(value, dtype=float), index, axis=axis))
+
+
+@dataclass(frozen=True)
+class Distribution(_Masses):
+    """A probability vector over ``size`` outcomes, every mass > 0 (uniform or far from it:
+    masses down to 10^-``decades``)."""
+
+    size: str
+    decades: float = 6.0
+    kind = "distribution"
+
+    @property
+    def axes(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (self.size,)
 
 
 def _normalized(p: np.ndarray) -> np.ndarray:
@@ -495,7 +501,7 @@ class Fixed(Part):
 
 
 @dataclass(frozen=True)
-class JointDistribution(Part):
+class JointDistribution(_Masses):
     """A joint distribution on a finite product: a probability table over the sizes ``sizes`` (every mass
     > 0, the table sums to 1; uniform or far from it, masses down to 10^-``decades`` before normalizing)."""
 
@@ -506,36 +512,6 @@ class JointDistribution(Part):
     @property
     def axes(self) -> tuple[str, ...]:  # type: ignore[override]
         return tuple(self.sizes)
-
-    def strategy(self, shape: tuple[int, ...]) -> st.SearchStrategy[Any]:
-        n = int(np.prod(shape))
-        uniform = st.just(np.full(shape, 1.0 / n))
-        raw = st.lists(st.floats(-self.decades, 0.0), min_size=n, max_size=n)
-        return st.one_of(uniform, raw.map(lambda e: _normalized(np.power(10.0, np.asarray(e)).reshape(shape))))
-
-    def validate(self, value: Any, shape: tuple[int, ...], name: str) -> None:
-        Part.validate(self, value, shape, name)
-        p = np.asarray(value, dtype=float)
-        if np.any(p <= 0):
-            raise AssumptionError(f"part {name!r}: every mass must be > 0")
-        if abs(float(p.sum()) - 1) > 1e-9:
-            raise AssumptionError(f"part {name!r} sums to {float(p.sum())!r}, not 1")
-
-    def to_param(self, value: Any) -> np.ndarray:
-        return np.log(np.asarray(value, dtype=float))
-
-    def from_param(self, w: Any, xp: Backend) -> Any:
-        e = xp.exp(w - xp.max(w))
-        return e / xp.sum(e)
-
-    def simpler(self, value: Any) -> Iterable[Any]:
-        p = np.asarray(value, dtype=float)
-        uniform = np.full_like(p, 1.0 / p.size)
-        if not np.allclose(p, uniform, rtol=0, atol=1e-15):
-            yield uniform
-
-    def delete(self, value: Any, axis: int, index: int) -> Any:
-        return _normalized(np.delete(np.asarray(value, dtype=float), index, axis=axis))
 
 
 @dataclass(frozen=True)
