@@ -25,6 +25,8 @@ class Certificate:
     ``parts`` says which parts of a claim's statement it covers (None: the whole statement);
     ``complete`` is False when the proof covers a finite range only (e.g. N_C <= 12), not
     the claim's whole domain -- such a certificate never makes a claim "proved";
+    ``modulo`` names the standard results (Jensen's inequality, Chebyshev's inequality, ...) the proof
+    invokes without proving them: a claim it covers is "proved (modulo: ...)", counted apart;
     ``volatile`` holds what differs between two runs of the same check (e.g. Coq's cache hit or
     miss, the coqc path, the time of the original check): kept for the caller, left out of
     :meth:`to_json` (and so of reports) and of comparisons.
@@ -38,6 +40,7 @@ class Certificate:
     seconds: float = 0.0
     parts: tuple[str, ...] | None = None
     complete: bool = True
+    modulo: tuple[str, ...] = ()
     volatile: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:

@@ -431,51 +431,103 @@ def _as_dict(cert: Certificate | Mapping[str, Any]) -> Mapping[str, Any]:
     return cert.to_json() if isinstance(cert, Certificate) else cert
 
 
-def write_scripts(certs: Iterable[Certificate | Mapping[str, Any]], folder: str | Path) -> list[Path]:
+def write_scripts(certs: Iterable[Certificate | Mapping[str, Any]], folder: str | Path,
+                  claims: Mapping[str, Iterable[Certificate | Mapping[str, Any]]] | None = None) -> list[Path]:
     """Write the Coq scripts of ``certs`` (Certificates or their JSON) into ``folder/coq``.
 
     Each script goes to ``coq/<name>.v`` (a name used twice with different scripts gets its
-    SHA-256 prefix appended); ``coq/check.sh`` re-checks them all with one command
-    (``sh coq/check.sh``, or by hand ``cd coq && for f in *.v; do coqc -q "$f" || exit 1; done``),
-    and ``coq/README.md`` lists each script with its statement, its theorems and the result of this
-    run.  Returns the paths of the ``.v`` files written."""
+    SHA-256 prefix appended). ``coq/check.sh`` re-checks them all with one command (``sh coq/check.sh``):
+    it first compares every file with the SHA-256 it was certified under (``SHA256SUMS``), then runs
+    ``coqc -q`` on each, prints the axioms its ``Print Assumptions`` lists and fails on any outside
+    :data:`ALLOWED_AXIOM_PREFIXES`; it ends with "all scripts accepted". ``coq/README.md`` lists each
+    script with its statement, theorems, axioms and the result of this run, and, when ``claims`` maps
+    claim ids to their certificates, which scripts each claim rests on. Returns the ``.v`` paths."""
     out = Path(folder) / "coq"
-    written: dict[str, str] = {}
+    written: dict[str, str] = {}  # stem -> sha
+    stem_of: dict[str, str] = {}  # sha -> stem
     rows: list[str] = []
     paths: list[Path] = []
-    for raw in certs:
+    for raw in list(certs) + [c for group in (claims or {}).values() for c in group]:
         c = _as_dict(raw)
         d = c.get("details") or {}
         if c.get("method") != METHOD or "script" not in d:
             continue
         script, sha = d["script"], d.get("sha256") or script_sha256(d["script"])
-        stem = Path(d.get("script_name", "proof.v")).stem
-        if stem in written and written[stem] != sha:
-            stem = f"{stem}_{sha[:8]}"
-        if stem in written:
+        if sha in stem_of:
             continue
+        stem = Path(d.get("script_name", "proof.v")).stem
+        if stem in written:
+            stem = f"{stem}_{sha[:8]}"
         out.mkdir(parents=True, exist_ok=True)
         path = out / f"{stem}.v"
         write_text_atomic(path, script)
-        written[stem] = sha
+        written[stem], stem_of[sha] = sha, stem
         paths.append(path)
         status = "accepted by coqc" if c.get("ok") else f"not certified ({d.get('reason', 'failed')})"
-        rows.append(f"| `{stem}.v` | {c.get('statement', '')} | {', '.join(d.get('theorems', []))} | "
-                    f"{status} | `{sha[:16]}` |")
-    if paths:
-        write_text_atomic(out / "check.sh", 
-            "#!/bin/sh\n# re-check every Coq certificate of this report (needs coqc on PATH)\n"
-            'cd "$(dirname "$0")" && for f in *.v; do echo "coqc -q $f"; coqc -q "$f" || exit 1; done '
-            '&& echo "all scripts accepted"\n')
-        os.chmod(out / "check.sh", 0o777 & ~current_umask())  # executable, within the user's umask
-        write_text_atomic(out / "README.md", 
-            "# Coq certificates\n\nRe-check all of them: `sh coq/check.sh` (or, in this folder, "
-            "`for f in *.v; do coqc -q \"$f\" || exit 1; done`). Each script ends with `Print Assumptions` "
-            "for its theorems: only the standard axioms of Coq's reals (and, for the `interval` tactic, "
-            "the specifications of primitive integers and floats) may appear.\n\n"
-            "| script | statement | theorems | this run | sha256 |\n| --- | --- | --- | --- | --- |\n"
-            + "\n".join(rows) + "\n")
+        axioms = ", ".join(d.get("assumptions") or []) or ("none (closed)" if c.get("ok") else "-")
+        rows.append(f"| `{stem}.v` | {_cell(c.get('statement', ''))} | {', '.join(d.get('theorems', []))} | "
+                    f"{_cell(axioms)} | {status} | `{sha[:16]}` |")
+    if not paths:
+        return paths
+    write_text_atomic(out / "SHA256SUMS", "".join(f"{sha}  {stem}.v\n" for stem, sha in written.items()))
+    write_text_atomic(out / "check.sh", _check_sh(list(written)))
+    os.chmod(out / "check.sh", 0o777 & ~current_umask())  # executable, within the user's umask
+    per_claim = _claim_rows(claims or {}, stem_of)
+    write_text_atomic(out / "README.md",
+        "# Coq certificates\n\nRe-check all of them: `sh coq/check.sh`. It compares every script with the SHA-256 "
+        "it was certified under (`SHA256SUMS`), compiles each with `coqc -q`, prints the axioms each script's "
+        "`Print Assumptions` lists, fails on any axiom outside the standard axioms of Coq's reals (and, for the "
+        "`interval` tactic, the specifications of primitive integers and floats), and ends with \"all scripts "
+        "accepted\".\n\n"
+        "| script | statement | theorems | axioms (Print Assumptions) | this run | sha256 |\n"
+        "| --- | --- | --- | --- | --- | --- |\n" + "\n".join(rows) + "\n"
+        + (("\n## Which scripts prove which claim\n\n| claim | scripts | parts covered | complete | modulo |\n"
+            "| --- | --- | --- | --- | --- |\n" + "\n".join(per_claim) + "\n") if per_claim else ""))
     return paths
+
+
+def _cell(text: str) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def _claim_rows(claims: Mapping[str, Iterable[Certificate | Mapping[str, Any]]], stem_of: Mapping[str, str]) -> list[str]:
+    """One row per (claim, script): the parts the script's certificate covers, whether on the whole domain."""
+    rows = []
+    for claim_id, group in claims.items():
+        for raw in group:
+            c = _as_dict(raw)
+            d = c.get("details") or {}
+            if c.get("method") != METHOD or "script" not in d:
+                continue
+            stem = stem_of.get(d.get("sha256") or script_sha256(d["script"]))
+            parts = c.get("parts")
+            rows.append(f"| `{claim_id}` | `{stem}.v` | {_cell('; '.join(parts)) if parts else 'all'} | "
+                        f"{'yes' if c.get('complete', True) and c.get('ok') else 'no'} | "
+                        f"{_cell(', '.join(c.get('modulo') or ())) or '-'} |")
+    return rows
+
+
+def _check_sh(stems: Sequence[str]) -> str:
+    """The script that re-checks every ``.v`` file of the folder with coqc (POSIX sh)."""
+    allowed = "|".join(re.escape(p) for p in ALLOWED_AXIOM_PREFIXES)
+    return (
+        "#!/bin/sh\n# re-check every Coq certificate of this report (needs coqc on PATH)\n"
+        'cd "$(dirname "$0")" || exit 1\n'
+        'command -v coqc >/dev/null 2>&1 || { echo "coqc not found on PATH"; exit 2; }\n'
+        "if command -v sha256sum >/dev/null 2>&1; then\n"
+        '  sha256sum -c --quiet SHA256SUMS || { echo "a script differs from the one certified"; exit 1; }\n'
+        "fi\n"
+        f"for f in {' '.join(f'{stem}.v' for stem in stems)}; do\n"
+        '  echo "coqc -q $f"\n'
+        '  out=$(coqc -q "$f" 2>&1) || { printf \'%s\\n\' "$out"; echo "REJECTED: $f"; exit 1; }\n'
+        "  axioms=$(printf '%s\\n' \"$out\" | awk '/^Axioms:/{a=1;next} /^Closed under/{a=0} "
+        "a && /^[^ \\t]/ {print $1}' | sort -u)\n"
+        '  for ax in $axioms; do\n'
+        f"    echo \"$ax\" | grep -Eq '^({allowed})' || {{ echo \"REJECTED: $f rests on the axiom $ax\"; exit 1; }}\n"
+        '  done\n'
+        '  echo "  axioms: ${axioms:-none (closed under the global context)}" | tr "\\n" " "; echo\n'
+        "done\n"
+        'echo "all scripts accepted"\n')
 
 
 # ----------------------------------------------------------------------------- sympy -> Coq (interval tactic)

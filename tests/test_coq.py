@@ -299,6 +299,7 @@ def test_write_scripts_and_recheck_by_hand(tmp_path):
     assert (tmp_path / "coq" / "check.sh").exists()
     readme = (tmp_path / "coq" / "README.md").read_text()
     assert "accepted by coqc" in readme and "not certified" in readme
+    assert "Which scripts prove which claim" not in readme  # no claims given: no per-claim table
     # by hand: the written file is exactly the certified script and coqc accepts it
     lse = tmp_path / "coq" / "merad_lse.v"
     assert lse.read_text() == run[0].details["script"]
@@ -372,3 +373,35 @@ def test_the_fixed_scripts_are_the_packaged_v_files(monkeypatch):
     assert merad.lse_script("1/2").count("(1 / 2)") == 3
     with pytest.raises(ValueError, match="occurs 0 times"):
         coq.restated(merad.script("merad_lse"), "no such statement", "x")
+
+
+@needs_coq
+def test_check_sh_rechecks_every_script_lists_axioms_per_claim_and_refuses_an_edited_one(tmp_path):
+    """coq/check.sh compiles every script, prints its axioms and ends with "all scripts accepted"; the README
+    says which scripts prove which claim; a script edited after certification is refused."""
+    claims = {"merad.lse.max_bounds": [certs.lse_max_bounds_coq()], "merad.lemma7.steps": [certs.ratio_le_twice_coq()],
+              "merad.lse.nonneg": [certs.lse_nonneg_coq()]}
+    paths = coq.write_scripts((), tmp_path, claims=claims)
+    assert sorted(p.name for p in paths) == ["merad_lse.v", "merad_scalar.v"]  # a script shared by claims: once
+    readme = (tmp_path / "coq" / "README.md").read_text()
+    assert "| `merad.lse.nonneg` | `merad_lse.v` |" in readme and "| `merad.lemma7.steps` | `merad_scalar.v` |" in readme
+    assert "ClassicalDedekindReals" in readme  # the axioms Print Assumptions listed
+    check = tmp_path / "coq" / "check.sh"
+    done = subprocess.run(["sh", str(check)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("all scripts accepted"), done.stdout + done.stderr
+    assert "axioms: ClassicalDedekindReals" in done.stdout
+    lse = tmp_path / "coq" / "merad_lse.v"
+    lse.write_text(lse.read_text().replace("ln (INR (length (x :: l)))", "0"))
+    edited = subprocess.run(["sh", str(check)], capture_output=True, text=True, timeout=300)
+    assert edited.returncode != 0 and "all scripts accepted" not in edited.stdout
+
+
+@needs_coq
+def test_check_sh_refuses_a_script_resting_on_an_axiom_of_its_own(tmp_path):
+    script = ("From Coq Require Import Reals.\nOpen Scope R_scope.\nAxiom cheat : forall x : R, x <= 0.\n"
+              "Theorem one_le_zero : 1 <= 0.\nProof. apply cheat. Qed.\nPrint Assumptions one_le_zero.\n")
+    forged = {"method": coq.METHOD, "ok": True, "statement": "1 <= 0",
+              "details": {"script": script, "script_name": "forged.v", "sha256": coq.script_sha256(script)}}
+    coq.write_scripts((), tmp_path, claims={"t.forged": [forged]})
+    done = subprocess.run(["sh", str(tmp_path / "coq" / "check.sh")], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "REJECTED: forged.v rests on the axiom cheat" in done.stdout, done.stdout

@@ -24,7 +24,7 @@ from theorems.engine.check import check_claim
 from theorems.engine.errors import ClaimError
 from theorems.engine.family import SubjectFamily
 from theorems.engine.logic import disagree
-from theorems.engine.proof import Proof, Step
+from theorems.engine.proof import Instance, NamedResult, Proof, Step
 from theorems.engine.proof_check import compose
 from theorems.engine.rules import MIN_SEEDS, growth_verdict, map_witness, observation_verdict, read_map
 from theorems.engine.tolerance import ATOL, RTOL
@@ -355,3 +355,59 @@ def test_a_refuted_experiment_names_its_configuration_and_its_witness_replays() 
     assert witness["kind"] == "experiment" and witness["evidence"]["config"] == {"model": 7}
     assert witness["audit_seed"] == 3 and replay_experiment(witness, claim)[0]
     assert not replay_experiment({**witness, "evidence": {"config": {"model": 0}}}, claim)[0]
+
+
+# -- proved (modulo: named results) ------------------------------------------------------------------
+JENSEN_TEST = NamedResult("Jensen (test)", "f(E X) <= E f(X)", ("f convex",))
+
+
+def modulo_cert(*names: str, complete: bool = True) -> Certificate:
+    return Certificate(method="coq", statement="s", domain="all n", ok=True, complete=complete, modulo=names)
+
+
+@pytest.mark.parametrize("certificates, verdict, modulo", [
+    ((lambda: modulo_cert("Jensen (test)"),), P, ["Jensen (test)"]),
+    ((lambda: modulo_cert("Jensen (test)"), lambda: cert()), P, []),  # one proof outright is enough
+    ((lambda: modulo_cert("B"), lambda: modulo_cert("A", "C")), P, ["B"]),  # the proof resting on fewer results
+    ((lambda: modulo_cert("Jensen (test)", complete=False),), C, []),
+])
+def test_a_certificate_resting_on_named_results_proves_modulo_them(certificates: tuple, verdict: Verdict,
+                                                                   modulo: list[str]) -> None:
+    result = statement(Le(q, 1), [{"q": 0.5}], certificates=certificates)
+    assert (result.verdict, result.modulo) == (verdict, modulo)
+    assert result.verdict_label == (f"proved (modulo: {', '.join(modulo)})" if modulo else verdict.value)
+
+
+def _chain_claim(named: NamedResult, claim_id: str) -> Any:
+    claim = Claim(claim_id, Kind.INEQUALITY, SRC, parts(Le(q, 1)), subjects=(Points([{"q": 0.5}]),))
+    hyp = Instance(named, {"f convex": lambda: cert()})
+    proof = Proof(claim_id, (Step("q <= b", Le(q, b), certificates=(lambda: cert(),)),
+                             Step("b <= 1 by Jensen", Le(b, 1), named=hyp)))
+    return claim, proof
+
+
+@pytest.mark.parametrize("proof_of_result, verdict, modulo", [
+    (None, P, ["Jensen (test, {i})"]),  # the named result is not proved: proved modulo it
+    (lambda: cert(), P, []),  # the named result is itself proved on its whole domain: proved outright
+    (lambda: cert(complete=False), P, ["Jensen (test, {i})"]),  # proved on a range only: still modulo it
+    (lambda: cert(ok=False), P, ["Jensen (test, {i})"]),
+])
+def test_a_chain_through_a_named_result_is_proved_outright_only_when_the_result_is_proved(
+        proof_of_result: Any, verdict: Verdict, modulo: list[str]) -> None:
+    from theorems.engine import registry
+
+    i = id(proof_of_result)  # a name per row: a named result's own proof is checked once per process
+    named = NamedResult(f"Jensen (test, {i})", "f(E X) <= E f(X)", ("f convex",), proof=proof_of_result)
+    claim, proof = _chain_claim(named, f"t.chain{i}")
+    with registry.isolated() as reg:
+        reg.proof(proof)
+        result = check_claim(claim, NONE)
+    assert (result.verdict, result.modulo) == (verdict, [m.format(i=i) for m in modulo]), result.proof_chains
+
+
+def test_proofs_modulo_named_results_are_counted_apart() -> None:
+    from theorems.frontend.report import verdict_counts
+
+    outright = statement(Le(q, 1), [{"q": 0.5}], certificates=(lambda: cert(),))
+    modulo = statement(Le(q, 1), [{"q": 0.5}], certificates=(lambda: modulo_cert("Jensen (test)"),))
+    assert verdict_counts([outright, modulo, modulo]) == "proved (modulo named results) 2, proved 1"

@@ -91,8 +91,8 @@ def _check_isolated(claim: AnyClaim, result: ClaimResult, budget: Budget, ctx: R
 def reading_json(claim: AnyClaim, rests_on: str, result: ClaimResult) -> dict:
     """One reading in the report: what it reads, its prefix and hypotheses, its verdict and evidence."""
     return {"name": claim.reading, "rests_on": rests_on, "prefix": prefix_text(claim.prefix),
-            "hypotheses": claim.hypotheses_text(), "verdict": result.verdict.value, "reason": result.reason,
-            "qualifiers": list(result.qualifiers), "examples": result.examples + result.adversarial_examples,
+            "hypotheses": claim.hypotheses_text(), "verdict": result.verdict.value, "modulo": list(result.modulo),
+            "reason": result.reason, "qualifiers": list(result.qualifiers), "examples": result.examples + result.adversarial_examples,
             "informative": result.nontrivial_examples, "expected": result.expected,
             "witness": result.witness if claim.reading != "literal" else None}
 
@@ -164,6 +164,7 @@ def _(claim: ExperimentClaim, result: ClaimResult, budget: Budget, ctx: RunConte
     result.verdict = judgement.verdict
     result.reason = judgement.reason
     result.qualifiers.extend(judgement.qualifiers)
+    result.modulo = judgement.modulo
     result.experiment = {**outcome.to_json(), "configurations": [_row_json(r) for r in judgement.rows],
                          "witness": judgement.witness}
     result.certificate = [c.to_json() for c in outcome.certificates] or None
@@ -210,7 +211,8 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
     vacuity = [timed(c) for c in claim.vacuity]
     result.certificate = [c.to_json() for c in certificates + vacuity] or None
     result.part_status = part_status(claim, certificates, tracker)
-    _apply_proof_chains(claim, result)
+    modulo = part_modulo(claim, certificates)
+    _apply_proof_chains(claim, result, modulo)
     proved = all(status == PartStatus.CERTIFIED for status in result.part_status.values())
     if claim.derived:
         result.qualifiers.append(f"checker-derived constant: {claim.derived}")
@@ -261,6 +263,7 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
         result.reason = "; ".join(growth_open)
     elif proved and (certificates or result.proof_chains):
         result.verdict = Verdict.PROVED
+        result.modulo = sorted({name for label in result.part_status for name in modulo.get(label, ())})
     elif tracker.nontrivial > 0 or (growth_bounded and tracker.examples + tracker.adversarial == 0):
         result.verdict = Verdict.CONSISTENT
     elif tracker.examples + tracker.adversarial > 0:
@@ -283,19 +286,38 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
         result.artifacts = [make(ctx) for make in claim.artifacts]
 
 
-def _apply_proof_chains(claim: StatementClaim, result: ClaimResult) -> None:
-    """A part whose printed proof composes and has every step certified (or cited) is certified;
-    a cited theorem is named beside the verdict ("assuming ...")."""
+def _apply_proof_chains(claim: StatementClaim, result: ClaimResult, modulo: dict[str, list[str]]) -> None:
+    """A part whose printed proof composes and has every step certified, cited or a named result is
+    certified; what it rests on unproved (cited theorems, named results without a proof of their own)
+    goes into ``modulo`` for that part, unless a certificate already proves the part outright."""
     for proof in proofs_for(claim.id):
         checked = certify_steps(proof, claim)
         label = str(claim_part(proof, claim))
         result.proof_chains.append({"part": label, "chain_composes": checked.chain_composes,
                                     "certified_steps": sum(s.status.value == "certified" for s in checked.steps),
-                                    "steps": len(checked.steps), "assumptions": checked.assumptions})
+                                    "steps": len(checked.steps), "assumptions": checked.assumptions,
+                                    "modulo": checked.modulo,
+                                    "coq": [c for s in checked.steps for c in s.certificates if c.get("method") == "coq"]})
         if checked.chain_composes and checked.all_certified and result.part_status.get(label) != PartStatus.REFUTED:
+            before = modulo.get(label, []) if result.part_status.get(label) == PartStatus.CERTIFIED else None
             result.part_status[label] = PartStatus.CERTIFIED
-            if checked.assumptions:
-                result.qualifiers.append("assuming " + ", ".join(checked.assumptions))
+            best = checked.modulo if before is None or len(checked.modulo) < len(before) else before
+            if best:
+                modulo[label] = best
+            else:
+                modulo.pop(label, None)
+
+
+def part_modulo(claim: StatementClaim, certificates: list[Certificate]) -> dict[str, list[str]]:
+    """Per part proved by certificates: the named results the best of them rests on unproved (empty when
+    one certificate proves the part outright)."""
+    best: dict[str, list[str]] = {}
+    for c in certificates:
+        if c.ok and c.complete:
+            for label in [str(p) for p in claim.statement] if c.parts is None else c.parts:
+                if label not in best or len(c.modulo) < len(best[label]):
+                    best[label] = sorted(c.modulo)
+    return {label: names for label, names in best.items() if names}
 
 
 def _never_binds(tracker: Tracker) -> bool:

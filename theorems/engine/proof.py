@@ -60,11 +60,16 @@ class StepStatus(str, enum.Enum):
 
 @dataclass(frozen=True)
 class NamedResult:
-    """A standard theorem used by many proofs, with the hypotheses every instance must meet."""
+    """A standard theorem used by many proofs, with the hypotheses every instance must meet.
+
+    ``proof`` certifies the theorem itself (in the generality its instances use): a step that invokes
+    it is certified only when that certificate holds on its whole domain and the instance's hypotheses
+    are certified; without it the step is a named result and what it proves is "proved (modulo: name)"."""
 
     name: str
     statement: str
     hypotheses: tuple[str, ...]
+    proof: Callable[[], "Certificate"] | None = None
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ import sympy
 from numerics.certificate import Certificate, timed
 from theorems.engine.claim import Part, StatementClaim
 from theorems.engine.errors import ClaimError
-from theorems.engine.proof import CHAIN, PAGE, ClaimRef, Proof, Step, StepStatus
+from theorems.engine.proof import CHAIN, PAGE, ClaimRef, NamedResult, Proof, Step, StepStatus
 from theorems.engine import registry
 from theorems.engine.registry import get
 from theorems.engine.verdict import ClaimResult, PartStatus, Verdict
@@ -57,6 +57,7 @@ class StepResult:
     circular: bool = False  # a page step whose only check was its own claim: unchecked (circular)
     checks: list[dict[str, Any]] = field(default_factory=list)  # a page step: what each check of its tag gave
     refs: list[str] = field(default_factory=list)  # a page step: the claims (and parts) its tag names
+    rests_on: list[str] = field(default_factory=list)  # a named-result step: the results it uses unproved
 
     @property
     def counted_as(self) -> str:
@@ -91,7 +92,15 @@ class ProofResult:
 
     @property
     def all_certified(self) -> bool:
-        return all(s.status in (StepStatus.CERTIFIED, StepStatus.ASSUMPTION) for s in self.steps)
+        """Every step certified, or resting on a cited theorem or an unproved named result (see ``modulo``)."""
+        return all(s.status in (StepStatus.CERTIFIED, StepStatus.ASSUMPTION, StepStatus.NAMED) for s in self.steps)
+
+    @property
+    def modulo(self) -> list[str]:
+        """The results the proof rests on without a proof of them: cited theorems and named results whose
+        own proof is not certified (a composing chain of certified steps otherwise is a proof outright)."""
+        named = [name for s in self.steps if s.status == StepStatus.NAMED for name in s.rests_on]
+        return sorted(set(self.assumptions) | set(named))
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -196,8 +205,22 @@ def certify_step(step: Step, claim: StatementClaim) -> tuple[StepStatus, str, li
         checks = [timed(fn) for fn in step.named.checks.values()]
         certs += checks
         if all(c.ok for c in checks):
-            return StepStatus.NAMED, f"named result: {step.named.result.name}", certs
+            proof = named_result_proof(step.named.result)
+            if proof is not None and proof.ok and proof.complete and not proof.modulo:
+                return StepStatus.CERTIFIED, f"{step.named.result.name}, proved: {proof.method}", [*certs, proof]
+            return StepStatus.NAMED, NAMED_PREFIX + step.named.result.name, certs
     return StepStatus.UNCHECKED, "", certs
+
+
+NAMED_PREFIX = "named result: "
+_NAMED_PROOFS: dict[str, Certificate | None] = {}  # a named result's own proof, checked once per process
+
+
+def named_result_proof(result: NamedResult) -> Certificate | None:
+    """The certificate of a named result itself (None when it has no proof): checked once per process."""
+    if result.name not in _NAMED_PROOFS:
+        _NAMED_PROOFS[result.name] = timed(result.proof) if result.proof is not None else None
+    return _NAMED_PROOFS[result.name]
 
 
 def certify_steps(proof: Proof, claim: StatementClaim) -> ProofResult:
@@ -212,7 +235,8 @@ def certify_steps(proof: Proof, claim: StatementClaim) -> ProofResult:
             if status == StepStatus.ASSUMPTION:
                 assumptions.append(step.cited.name)
         results.append(StepResult(i, step.text, str(step.relation) if step.relation is not None else "", step.reason,
-                                  step.kind, status, method, [c.to_json() for c in certs], note=note, slip=step.slip))
+                                  step.kind, status, method, [c.to_json() for c in certs], note=note, slip=step.slip,
+                                  rests_on=[step.named.result.name] if status == StepStatus.NAMED else []))
     conclude_ok = all(r.status == StepStatus.CERTIFIED for r, s in zip(results, proof.steps) if s.kind == "conclude")
     composes, note = compose(proof, claim, conclude_ok)
     return ProofResult(claim.id, proof.part, proof.where, proof.not_printed, results, composes, note,
@@ -276,9 +300,14 @@ def named_check(key: str) -> tuple[StepStatus, dict[str, Any]]:
             raise KeyError(f"no named-result instance registered as {key!r}: fix the tag in its proof page")
         certs = {h: timed(fn) for h, fn in instance.checks.items()}
         status = StepStatus.NAMED if all(c.ok for c in certs.values()) else StepStatus.UNCHECKED
+        proof = named_result_proof(instance.result)
+        proved = proof is not None and proof.ok and proof.complete and not proof.modulo
+        if status == StepStatus.NAMED and proved:
+            status = StepStatus.CERTIFIED
         _KEYED[("named", key)] = (status, {
             "named": key, "result": instance.result.name, "statement": instance.result.statement,
-            "status": status.value,
+            "status": status.value, "result_proved": proved,
+            **({"methods": [proof.method]} if proved else {}),
             "hypotheses": {h: {"ok": c.ok, "method": c.method, "statement": c.statement, "domain": c.domain}
                            for h, c in certs.items()}})
     return _KEYED[("named", key)]
@@ -386,10 +415,11 @@ def check_tagged_step(step: Step, number: int, claim_id: str, results: Mapping[s
         out.status = combine([status for _, status in ref_statuses] + [status for status, _ in keyed])
         out.slip = out.status == StepStatus.REFUTED and _is_slip(step, ref_statuses)
         out.checks = checks + [info for _, info in keyed]
-    named = [c["result"] for c in out.checks if "named" in c]
+    named = [c["result"] for c in out.checks if "named" in c and not c.get("result_proved")]
     methods = sorted({m for c in out.checks if c["status"] == "certified" for m in c.get("methods", [])}
                      | {c["method"] for c in out.checks if "cert" in c and c["status"] in ("certified", "tested")})
-    out.method = ("named result: " + ", ".join(named) if out.status == StepStatus.NAMED and named
+    out.rests_on = named if out.status == StepStatus.NAMED else []
+    out.method = (NAMED_PREFIX + ", ".join(named) if out.status == StepStatus.NAMED and named
                   else " + ".join(methods) if methods
                   else "numeric" if out.status in (StepStatus.TESTED, StepStatus.REFUTED) else "")
     return out

@@ -145,6 +145,7 @@ class Judgement:
     rows: list[dict[str, Any]] = field(default_factory=list)
     witness: dict[str, Any] | None = None
     qualifiers: list[str] = field(default_factory=list)
+    modulo: list[str] = field(default_factory=list)  # proved, resting on these named results unproved
 
 
 def observation_rows(observations: Sequence[Observation]) -> list[dict[str, Any]]:
@@ -207,11 +208,14 @@ def experiment_verdict(quantifier: str, outcome: ExperimentOutcome) -> Judgement
     disagreeing = [f"{r['config']}: {r['why']}" for r in main if r["verdict"] == I]
     if verdict == I and disagreeing:
         reasons.insert(0, "; ".join(disagreeing[:4]))
+    modulo: list[str] = []
     if verdict == C and outcome.certificates:
         verdict, note = _certified(outcome.certificates)
         qualifiers.append(note)
+        if verdict == Verdict.PROVED:
+            modulo = sorted({name for c in outcome.certificates for name in c.modulo})
     reason = "; ".join(reasons + [measured]) if reasons else measured
-    return Judgement(verdict, reason, rows, qualifiers=qualifiers)
+    return Judgement(verdict, reason, rows, qualifiers=qualifiers, modulo=modulo)
 
 
 def refuting_evidence(judgement: Judgement, growth: Sequence[Growth]) -> dict[str, Any] | None:

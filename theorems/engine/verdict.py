@@ -143,6 +143,7 @@ class ClaimResult:
     expected_note: str = ""
     reason: str = ""
     qualifiers: list[str] = field(default_factory=list)  # e.g. "checker-derived constant: ..."
+    modulo: list[str] = field(default_factory=list)  # proved, resting on these named results unproved
     seconds: float = 0.0
     seed: int = 0
     # the logical form (theorems.engine.logic): the prefix in printed order, every reading with its
@@ -151,6 +152,14 @@ class ClaimResult:
     prefix: list[dict[str, Any]] = field(default_factory=list)
     readings: list[dict[str, Any]] = field(default_factory=list)
     reading_sensitive: bool = False
+
+    @property
+    def verdict_label(self) -> str:
+        """The verdict as shown: ``proved (modulo: Jensen's inequality)`` when a proof rests on named results
+        that are not themselves proved."""
+        if self.verdict == Verdict.PROVED and self.modulo:
+            return f"proved (modulo: {', '.join(self.modulo)})"
+        return self.verdict.value
 
     @property
     def undecided(self) -> bool:

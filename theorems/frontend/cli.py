@@ -37,7 +37,7 @@ from theorems.engine.witness import (read_witness, replay as replay_witness, rep
 from theorems.frontend import proof_pages as pf
 from theorems.frontend import proof_run as pr
 from theorems.frontend import schedule
-from theorems.frontend.report import clear_previous, evidence, fmt, verdict_text, write_reports
+from theorems.frontend.report import clear_previous, evidence, fmt, verdict_counts, verdict_text, write_reports
 from theorems.frontend.runner import Job, default_jobs, execute, write_files
 from training.cli import train_command
 
@@ -246,6 +246,7 @@ def _print_table(results: list, seed: int) -> None:
                       fmt(r.informative_min_slack), fmt(r.informative_worst_ratio),
                       Text(evidence(r)[:80]), _GATE_TEXT[r.gate()])
     console.print(table)
+    console.print(f"verdicts: {verdict_counts(results)}")
 
 
 @app.command()

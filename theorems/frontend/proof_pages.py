@@ -30,7 +30,7 @@ from theorems.engine.proof_check import (STEP_KINDS, ClaimProofs, ProofResult, c
 from theorems.engine.registry import papers as registered_papers
 from theorems.engine.verdict import ClaimResult, Verdict
 from theorems.frontend.proof_run import proof_section
-from theorems.frontend.report import logical_form
+from theorems.frontend.report import coq_certificates, logical_form
 
 STEP_START = re.compile(r"^(\d+)\.\s")
 NOT_PRINTED = re.compile(r"<!--\s*proof:\s*not printed\s*\((.*?)\)\s*-->", re.S)
@@ -209,9 +209,10 @@ def write_summary(pages: list[Page], entries: Mapping[str, ClaimProofs], graph_p
 def write_coq_scripts(out_dir: Path, checked: Mapping[str, ClaimProofs]) -> list[Path]:
     """``<out>/coq/``: the script of every Coq certificate this run used (the claims' and the chains'
     steps'), with ``check.sh`` that re-checks them all with coqc (numerics.coq.write_scripts)."""
-    certs: list[Any] = [c for e in checked.values() if e.result is not None for c in (e.result.certificate or ())]
-    certs += [c for e in checked.values() for s in e.steps if s.kind != "tagged" for c in s.certificates]
-    return write_scripts(certs, out_dir)
+    claims = {claim_id: [*coq_certificates(e.result)] if e.result is not None else [] for claim_id, e in checked.items()}
+    for claim_id, e in checked.items():
+        claims[claim_id] += [c for s in e.steps if s.kind != "tagged" for c in s.certificates]
+    return write_scripts((), out_dir, claims=claims)
 
 
 BEGIN, END = "<!-- checker:begin -->", "<!-- checker:end -->"
@@ -224,7 +225,7 @@ def checker_block(page: ProofResult, result: ClaimResult | None, seed: int) -> s
     if result is None:
         lines.append("- not encoded")
     else:
-        lines.append(f"- verdict: **{result.verdict.value}**"
+        lines.append(f"- verdict: **{result.verdict_label}**"
                      + (f"; min slack {result.min_slack:.4g}" if result.min_slack is not None else "")
                      + (f"; worst ratio {result.worst_ratio:.4g}" if result.worst_ratio is not None else ""))
         lines += [f"- {line}" for line in logical_form(result)[:1]]

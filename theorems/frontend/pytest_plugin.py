@@ -95,7 +95,7 @@ class ClaimItem(pytest.Item):
         deterministic_kernels()  # as an audit checks every claim
         budget = profile(self.config.getoption("--theorems-profile"))
         result = check_claim(get(self.claim_id), budget, seed=self.config.getoption("--theorems-seed"))
-        self.user_properties.append(("verdict", result.verdict.value))
+        self.user_properties.append(("verdict", result.verdict_label))
         gate = result.gate(strict=self.config.getoption("--theorems-strict"))
         if gate == "fail":
             raise ClaimFailure(result.to_json())

@@ -50,7 +50,16 @@ def fmt(x: float | None, digits: int = 4) -> str:
 
 def verdict_text(r: ClaimResult) -> str:
     """The verdict with what qualifies it (a checker-derived constant, a witness found, ...)."""
-    return r.verdict.value + (f" ({'; '.join(r.qualifiers)})" if r.qualifiers else "")
+    return r.verdict_label + (f" ({'; '.join(r.qualifiers)})" if r.qualifiers else "")
+
+
+def verdict_counts(results: list[ClaimResult]) -> str:
+    """How many claims got each verdict; a proof that rests on unproved named results is counted apart."""
+    counts: dict[str, int] = {}
+    for r in results:
+        key = "proved (modulo named results)" if r.verdict.value == "proved" and r.modulo else r.verdict.value
+        counts[key] = counts.get(key, 0) + 1
+    return ", ".join(f"{key} {n}" for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def cell(text: str) -> str:
@@ -82,6 +91,8 @@ def markdown(results: list[ClaimResult], seed: int, budget: dict[str, Any], miss
         *([f"**PARTIAL REPORT**: the audit was interrupted; not checked: {', '.join(missing)}.", ""] if missing else []),
         f"Seed {seed}; budget per claim: {budget}. Tolerance policy: see README (RTOL={RTOL:g}, ATOL={ATOL:g};"
         f" violations confirmed at {CONFIRM_DPS} digits).",
+        "",
+        f"Verdicts: {verdict_counts(results)}.",
         "",
         "Examples: random + adversarial; informative: subjects on which the check could have failed "
         "(see README, Reading a verdict). Slack and ratio over informative subjects.",
@@ -224,4 +235,9 @@ def write_reports(results: list[ClaimResult], seed: int, out_dir: Path, budget: 
     write_text_atomic(out_dir / "report.json", json.dumps(data, indent=2, default=str))
     write_text_atomic(out_dir / "report.md", markdown(results, seed, budget, data["claims_missing"]))
 
-    write_scripts((c for r in results for c in (r.certificate or ())), out_dir)
+    write_scripts((), out_dir, claims={r.id: coq_certificates(r) for r in results})
+
+
+def coq_certificates(r: ClaimResult) -> list[dict[str, Any]]:
+    """The certificates of a claim and of the steps of its printed proof chains (write_scripts keeps the Coq ones)."""
+    return list(r.certificate or ()) + [c for chain in r.proof_chains for c in chain.get("coq", ())]
