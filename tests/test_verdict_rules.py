@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 import sympy
 
-from numerics.certificate import Certificate
+from numerics.certificate import Certificate, covering
 from theorems import (Assumption, Claim, ExperimentClaim, ExperimentOutcome, Growth, Informative, Kind, Le, Lt,
                       Observation, Part, Reading, RegimeCheck, Source, exists, forall, parts, quantity)
 from theorems.engine.budget import Budget
@@ -252,6 +252,10 @@ def obs(verdict: Verdict, model: int = 0, part: str = "main", at_init: bool = Fa
     return Observation({"model": model}, (holds,) * MIN_SEEDS, SEEDS, at_init=at_init, part=part)
 
 
+def fact_obs(fact: str) -> Observation:
+    return Observation({"fact": fact}, (True,))
+
+
 EXPERIMENT_RULES = [
     ("forall: one refuted model refutes", lambda: experiment([obs(C), obs(R, 1)]), R),
     ("forall: every model consistent", lambda: experiment([obs(C), obs(C, 1)]), C),
@@ -266,6 +270,11 @@ EXPERIMENT_RULES = [
     ("complete certificates prove", lambda: experiment([obs(C)], certificates=[cert()]), P),
     ("finite-range certificates give at most consistent",
      lambda: experiment([obs(C)], certificates=[cert(complete=False)]), C),
+    ("certificates must cover every observed fact",
+     lambda: experiment([fact_obs("a"), fact_obs("b")], certificates=[covering(cert(), "a")]), C),
+    ("certificates covering every observed fact prove",
+     lambda: experiment([fact_obs("a"), fact_obs("b")], certificates=[covering(cert(), "a"), covering(cert(), "b")]),
+     P),
     ("a growth without bound refutes", lambda: experiment(
         [obs(C)], growth=[Growth("r", "d", (8, 16, 32, 64), (1.0, 2.0, 4.0, 8.0))]), R),
     ("nothing measured is untested", lambda: experiment([]), U),

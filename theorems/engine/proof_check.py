@@ -200,6 +200,9 @@ def certify_step(step: Step, claim: StatementClaim) -> tuple[StepStatus, str, li
         return _cited_status(step, claim)[0], "cited theorem", []
     certs = [timed(c) for c in step.certificates]
     if certs and all(c.ok and c.complete for c in certs):
+        resting = sorted({m for c in certs for m in c.modulo})
+        if resting:
+            return StepStatus.NAMED, NAMED_PREFIX + ", ".join(resting), certs
         return StepStatus.CERTIFIED, " + ".join(sorted({c.method for c in certs})), certs
     if step.named is not None:
         checks = [timed(fn) for fn in step.named.checks.values()]
@@ -210,6 +213,12 @@ def certify_step(step: Step, claim: StatementClaim) -> tuple[StepStatus, str, li
                 return StepStatus.CERTIFIED, f"{step.named.result.name}, proved: {proof.method}", [*certs, proof]
             return StepStatus.NAMED, NAMED_PREFIX + step.named.result.name, certs
     return StepStatus.UNCHECKED, "", certs
+
+
+def _rests_on(step: Step, certs: list[Certificate]) -> list[str]:
+    """What a named-result step rests on unproved: its certificates' ``modulo``, else its named result."""
+    resting = sorted({m for c in certs for m in c.modulo})
+    return resting or ([step.named.result.name] if step.named is not None else [])
 
 
 NAMED_PREFIX = "named result: "
@@ -236,7 +245,7 @@ def certify_steps(proof: Proof, claim: StatementClaim) -> ProofResult:
                 assumptions.append(step.cited.name)
         results.append(StepResult(i, step.text, str(step.relation) if step.relation is not None else "", step.reason,
                                   step.kind, status, method, [c.to_json() for c in certs], note=note, slip=step.slip,
-                                  rests_on=[step.named.result.name] if status == StepStatus.NAMED else []))
+                                  rests_on=_rests_on(step, certs) if status == StepStatus.NAMED else []))
     conclude_ok = all(r.status == StepStatus.CERTIFIED for r, s in zip(results, proof.steps) if s.kind == "conclude")
     composes, note = compose(proof, claim, conclude_ok)
     return ProofResult(claim.id, proof.part, proof.where, proof.not_printed, results, composes, note,
@@ -322,9 +331,11 @@ def certificate_check(key: str) -> tuple[StepStatus, dict[str, Any]]:
             raise KeyError(f"no step certificate registered as {key!r}: fix the tag in its proof page")
         c = timed(fn)
         status = (StepStatus.CERTIFIED if c.complete else StepStatus.TESTED) if c.ok else StepStatus.UNCHECKED
+        if status == StepStatus.CERTIFIED and c.modulo:
+            status = StepStatus.NAMED  # proved, resting on named results it does not prove
         _KEYED[("cert", key)] = (status, {"cert": key, "status": status.value, "method": c.method,
                                           "statement": c.statement, "domain": c.domain, "ok": c.ok,
-                                          "complete": c.complete})
+                                          "complete": c.complete, "modulo": list(c.modulo)})
     return _KEYED[("cert", key)]
 
 
@@ -416,6 +427,7 @@ def check_tagged_step(step: Step, number: int, claim_id: str, results: Mapping[s
         out.slip = out.status == StepStatus.REFUTED and _is_slip(step, ref_statuses)
         out.checks = checks + [info for _, info in keyed]
     named = [c["result"] for c in out.checks if "named" in c and not c.get("result_proved")]
+    named += [m for c in out.checks if "cert" in c and c["status"] == StepStatus.NAMED.value for m in c["modulo"]]
     methods = sorted({m for c in out.checks if c["status"] == "certified" for m in c.get("methods", [])}
                      | {c["method"] for c in out.checks if "cert" in c and c["status"] in ("certified", "tested")})
     out.rests_on = named if out.status == StepStatus.NAMED else []

@@ -210,7 +210,7 @@ def experiment_verdict(quantifier: str, outcome: ExperimentOutcome) -> Judgement
         reasons.insert(0, "; ".join(disagreeing[:4]))
     modulo: list[str] = []
     if verdict == C and outcome.certificates:
-        verdict, note = _certified(outcome.certificates)
+        verdict, note = _certified(outcome.certificates, outcome.observations)
         qualifiers.append(note)
         if verdict == Verdict.PROVED:
             modulo = sorted({name for c in outcome.certificates for name in c.modulo})
@@ -240,12 +240,21 @@ def still_refutes(judgement: Judgement, growth: Sequence[Growth], recorded: dict
                for row in judgement.rows)
 
 
-def _certified(certificates: Sequence[Any]) -> tuple[Verdict, str]:
-    """proved when every certificate holds on the claim's whole printed domain; else consistent, saying
-    on which domain the certificates hold."""
+def _certified(certificates: Sequence[Any], observations: Sequence[Observation] = ()) -> tuple[Verdict, str]:
+    """proved when every certificate holds on the claim's whole printed domain and together they cover
+    every observed fact (a certificate's ``parts`` name the facts -- an observation's ``config["fact"]``
+    -- it proves; None: all of them); else consistent, saying on which domain the certificates hold and
+    which facts none covers."""
     ok = [c for c in certificates if c.ok]
-    if len(ok) == len(certificates) and all(c.complete for c in ok):
+    covered = {p for c in ok if c.complete and c.parts is not None for p in c.parts}
+    whole = any(c.complete and c.parts is None for c in ok)
+    uncovered = sorted({str(o.config.get("fact", o.config)) for o in observations
+                        if not whole and str(o.config.get("fact", o.config)) not in covered})
+    if len(ok) == len(certificates) and all(c.complete for c in ok) and not uncovered:
         return Verdict.PROVED, "certified on the whole domain: " + "; ".join(f"{c.method} ({c.domain})" for c in ok)
+    if len(ok) == len(certificates) and all(c.complete for c in ok):
+        return C, ("certified on the whole domain for some facts only: "
+                   + "; ".join(f"{c.method} ({c.domain})" for c in ok) + f"; tested only: {uncovered}")
     partial = "; ".join(f"{c.method} ({c.domain}){'' if c.complete else ' -- this range only'}" for c in ok)
     failed = [c.statement for c in certificates if not c.ok]
     return C, ("certified on part of the domain only: " + (partial or "none")

@@ -386,7 +386,7 @@ def proofs(
     for page in pages:
         entry = entries[page.claim_id]
         counts = entry.counts()
-        table.add_row(page.claim_id, entry.result.verdict.value if entry.result is not None else "not encoded",
+        table.add_row(page.claim_id, entry.result.verdict_label if entry.result is not None else "not encoded",
                       str(sum(counts.values())), *(str(counts[k]) for k in pf.STEP_KINDS),
                       pf.broken_text(entry.broken_step))
     console.print(table)

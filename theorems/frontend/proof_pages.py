@@ -127,7 +127,7 @@ def broken_text(broken: dict[str, Any] | None) -> str:
 
 
 def _verdict(entry: ClaimProofs | None) -> str:
-    return entry.result.verdict.value if entry is not None and entry.result is not None else "not encoded"
+    return entry.result.verdict_label if entry is not None and entry.result is not None else "not encoded"
 
 
 def draw_graph(pages: list[Page], structure: list[tuple[str, str]], results: Mapping[str, ClaimResult],

@@ -18,6 +18,7 @@ import sympy
 
 from theorems import ExperimentOutcome, markdown_table, Observation, RegimeCheck, RunContext
 from numerics.certificate import Certificate
+from theorems.papers.ren import certificates as rc
 from theorems.papers.ren import flow
 from theorems.papers.ren.model import (
     KAPPA_MAX,
@@ -394,21 +395,19 @@ def balance_experiment(ctx: RunContext) -> ExperimentOutcome:
           f"{{+-1}}^5 (all 32 values summed): covariance = M M^T to {cov_dev:.2g}; cond(M) = 3: balance score "
           f"{emb_bal:.4f} >= r/cond^4 = {emb_bound:.4f}.")]
     drawn = {"matrices": trials, "rank": "1..7"}
-    facts = [("1 <= ||M||_F^2/||M||_2^2 <= rank M", "range", {"min slack": float(min_slack["range"])}),
-             ("equal nonzero singular values => stable rank = rank", "equal", {}),
-             ("unequal singular values => stable rank < rank", "unequal", {}),
-             ("sigma_1/sigma_r <= c => stable rank >= r/c^2", "ratio", {"min slack": float(min_slack["ratio"])})]
+    facts = [(rc.RANGE, "range", {"min slack": float(min_slack["range"])}), (rc.EQUAL, "equal", {}),
+             (rc.UNEQUAL, "unequal", {}), (rc.RATIO, "ratio", {"min slack": float(min_slack["ratio"])})]
     observations = [Observation({"fact": fact, **drawn}, holds=(viol[key] == 0,), values={"violations": viol[key], **v})
                     for fact, key, v in facts]
-    observations.append(Observation({"fact": "Cov(M w) = M M^T for w uniform on {+-1}^r (Bal = stable rank of M M^T)",
-                                     "matrices": 1, "rank": str(r)}, holds=(cov_dev <= 1e-12,),
+    observations.append(Observation({"fact": rc.POPULATION, "matrices": 1, "rank": str(r)}, holds=(cov_dev <= 1e-12,),
                                     values={"max deviation": cov_dev}))
     return ExperimentOutcome(
         statistic="violations of the stable-rank facts", value=float(sum(viol.values())),
         effect_size=float(min_slack["ratio"]), interval=(float(min_slack["range"]), float(min_slack["ratio"])), seeds=[],
         interval_note=f"exact minima over the matrices (drawn from the audit seed {ctx.seed}): [min slack of "
                       "1 <= sr <= r, min slack of sr >= r/c^2]",
-        parameters={"trials": trials, "tolerance": tol}, observations=observations, markdown="\n".join(md))
+        parameters={"trials": trials, "tolerance": tol}, observations=observations, markdown="\n".join(md),
+        certificates=[rc.stable_rank_facts(), rc.population_covariance()])
 
 
 # == Section 4: the rank-one-dominated example ==================================================
