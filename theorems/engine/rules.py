@@ -240,16 +240,21 @@ def still_refutes(judgement: Judgement, growth: Sequence[Growth], recorded: dict
                for row in judgement.rows)
 
 
+def observed_fact(obs: Observation) -> str:
+    """What an observation checks, as a certificate's ``parts`` name it: its config's "fact" or "statement"
+    (else the whole config)."""
+    return str(obs.config.get("fact", obs.config.get("statement", obs.config)))
+
+
 def _certified(certificates: Sequence[Any], observations: Sequence[Observation] = ()) -> tuple[Verdict, str]:
     """proved when every certificate holds on the claim's whole printed domain and together they cover
-    every observed fact (a certificate's ``parts`` name the facts -- an observation's ``config["fact"]``
-    -- it proves; None: all of them); else consistent, saying on which domain the certificates hold and
+    every observed fact (a certificate's ``parts`` name the facts -- :func:`observed_fact` -- it proves;
+    None: all of them); else consistent, saying on which domain the certificates hold and
     which facts none covers."""
     ok = [c for c in certificates if c.ok]
     covered = {p for c in ok if c.complete and c.parts is not None for p in c.parts}
     whole = any(c.complete and c.parts is None for c in ok)
-    uncovered = sorted({str(o.config.get("fact", o.config)) for o in observations
-                        if not whole and str(o.config.get("fact", o.config)) not in covered})
+    uncovered = sorted({observed_fact(o) for o in observations if not whole and observed_fact(o) not in covered})
     if len(ok) == len(certificates) and all(c.complete for c in ok) and not uncovered:
         return Verdict.PROVED, "certified on the whole domain: " + "; ".join(f"{c.method} ({c.domain})" for c in ok)
     if len(ok) == len(certificates) and all(c.complete for c in ok):
