@@ -79,7 +79,7 @@ def test_quantities_match_direct_loops() -> None:
 
 
 @pytest.mark.parametrize("cert", [proofs.infonce_decomposition, proofs.crosscorr_decomposition,
-                                  proofs.barlow_trace_identity, proofs.simple_contrastive, proofs.nn_scores])
+                                  proofs.simple_contrastive, proofs.nn_scores])
 def test_identity_certificates_prove(cert) -> None:
     assert cert().ok
 
@@ -386,7 +386,7 @@ def test_theorem2_sup_norm_witness() -> None:
 def test_certificates_complete_only_on_the_printed_domain() -> None:
     """complete=True only where the certificate covers the printed domain (every d, every distribution)."""
     assert proofs.infonce_decomposition().complete and proofs.nn_scores().complete
-    for cert in (proofs.crosscorr_decomposition, proofs.barlow_trace_identity, proofs.simple_contrastive):
+    for cert in (proofs.crosscorr_decomposition, proofs.simple_contrastive):
         assert not cert().complete, cert.__name__
     assert proofs.theorem1_algebra().parts == ()  # conditional on the tested step: it certifies no part
 

@@ -11,7 +11,7 @@ import time
 from dataclasses import replace
 
 import sympy
-from sympy import Eq, IndexedBase, Matrix, Sum, eye, exp, expand, log, simplify, sqrt, symbols
+from sympy import Eq, IndexedBase, Matrix, Sum, eye, exp, expand, log, simplify, symbols
 
 from numerics.certificate import Certificate
 from numerics.interval import interval_eval
@@ -68,27 +68,6 @@ def crosscorr_decomposition(max_d: int = 5) -> Certificate:
         domain=f"d <= {max_d}, every C and lambda (for all d: ||C - I||^2 splits into the diagonal "
                "sum (1 - C_ii)^2 and the off-diagonal sum C_ij^2)", ok=ok, details={"d": sizes},
         parts=(CROSSCORR,), complete=False,
-    )
-
-
-def barlow_trace_identity(max_size: int = 3) -> Certificate:
-    """(1): both equalities for symbolic mu_k (d x K entries) and p_k, every d, K <= max_size (K > d too)."""
-    ok, sizes = True, []
-    for d, K in itertools.product(range(1, max_size + 1), repeat=2):
-        p = symbols(f"p1:{K + 1}", positive=True)
-        mu = Matrix(d, K, lambda a, k: sympy.Symbol(f"mu_{k}_{a}", real=True))
-        U = Matrix(d, K, lambda a, k: sqrt(p[k]) * mu[a, k])
-        M = sum((p[k] * mu[:, k] * mu[:, k].T for k in range(K)), sympy.zeros(d, d))
-        lhs = sum(x ** 2 for x in (M - eye(d)))
-        gram = sum(x ** 2 for x in (U.T * U - eye(K)))
-        double = sum((sqrt(p[k] * p[l]) * (mu[:, k].T * mu[:, l])[0, 0] - (1 if k == l else 0)) ** 2
-                     for k in range(K) for l in range(K))
-        ok &= expand(lhs - (gram + d - K)) == 0 and expand(gram - double) == 0
-        sizes.append((d, K))
-    return Certificate(
-        method="sympy (symbolic matrices)", statement=f"{TRACE_GRAM}; {TRACE_SUM}",
-        domain=f"d, K <= {max_size} (including K > d), every p > 0 and mu", ok=ok, details={"(d, K)": sizes},
-        parts=(TRACE_GRAM, TRACE_SUM), complete=False,
     )
 
 

@@ -21,6 +21,8 @@ from theorems.papers.huang import experiments as huang_experiments
 from theorems.papers.huang import certificates as proofs
 from theorems.papers.huang import readings as other_readings
 from theorems.papers.huang import sharp_constants
+from theorems.papers.huang import full_proofs
+from theorems.papers.huang import lemma1_proof
 from theorems import (Assumption, Claim, exists, forall, Informative, Kind,
                       Part, parts, Reading, Source, UnencodableClaim)
 from theorems.papers.huang.plugin import PLUGIN
@@ -156,7 +158,7 @@ PLUGIN.claim(Claim(
     statement=parts(Eq(aq.L_cc, (1 - aq.lam) * aq.L1_cc + aq.lam * aq.L2_cc), labels=[proofs.CROSSCORR]),
     subjects=(augmented_family(), augmented_family(norm="coord", inputs="clustered"), LEARNED_BT,
               augmented_family(encoder="table", integer=True)),
-    certificates=(proofs.crosscorr_decomposition,),
+    certificates=(full_proofs.crosscorr_coq, proofs.crosscorr_decomposition),
     encoding="lambda in {0, 0.005, 0.5, 1, 2}; C_ij = E_x E_{x1,x2} f_i(x1) f_j(x2) over all |A|^2 ordered "
              "pairs. The identity holds because ||C - I||^2 = sum (1 - C_ii)^2 + sum_{i != j} C_ij^2; it "
              "needs no normalization of f.",
@@ -170,7 +172,7 @@ PLUGIN.claim(Claim(
                     Eq(aq.bt_gram + aq.d_dim - aq.K_cls, aq.bt_sum + aq.d_dim - aq.K_cls),
                     labels=[proofs.TRACE_GRAM, proofs.TRACE_SUM]),
     subjects=(augmented_family(), augmented_family(encoder="table", integer=True), LEARNED_NCE, LEARNED_BT),
-    certificates=(proofs.barlow_trace_identity,),
+    certificates=(full_proofs.trace_identity_coq, sharp_constants.trace_identity_all_sizes),
     encoding="U = [sqrt(p_k) mu_k] (d x K); K = 1..4 and d = 1..4, so K > d is included: the identity "
              "holds there too (tr(I_d) - tr(I_K) = d - K, tr(UU^T UU^T) = tr(U^T U U^T U)).",
 ))
@@ -182,7 +184,7 @@ PLUGIN.claim(Claim(
     source=source("slide 'Simple Contrastive Loss'"),
     statement=parts(Eq(aq.L2s_pairs, aq.L2s_mean), labels=[proofs.SIMPLE]),
     subjects=(augmented_family(), augmented_family(norm="sphere", inputs="clustered"), LEARNED_NCE),
-    certificates=(proofs.simple_contrastive,),
+    certificates=(full_proofs.simple_contrastive_coq, proofs.simple_contrastive),
     encoding="x and x' independent samples (the print's E_{x,x'}), x1 uniform in A(x), x- uniform in A(x'); "
              "the identity is bilinearity plus that independence.",
 ))
@@ -196,7 +198,7 @@ PLUGIN.claim(Claim(
                     labels=["argmin_k ||f(x) - mu_k|| = argmax_k (W f(x) + b)_k as sets (ties included)",
                             proofs.NN_SCORES]),
     subjects=(augmented_family(encoder="table", integer=True), augmented_family(), LEARNED_NCE),
-    certificates=(proofs.nn_scores,),
+    certificates=(full_proofs.nn_classifier_coq, proofs.nn_scores),
     encoding="Both classifiers at every augmented point's embedding; the argmin and argmax sets are compared "
              "in exact rational arithmetic (integer-valued encoders make ties frequent); the second part is "
              "the score identity behind it (the -||f(x)||^2/2 term does not depend on k).",
@@ -213,6 +215,7 @@ PLUGIN.claim(Claim(
     assumptions=(K_PAIR,),
     subjects=(augmented_family(classes=(2, 4)), augmented_family(encoder="table", integer=True, classes=(2, 4)),
               LEARNED_BT),
+    certificates=(full_proofs.trace_bound_coq, sharp_constants.trace_bound_sharp),
     encoding="Tested at the pair k != l with the largest p_k p_l (mu_k^T mu_l)^2, i.e. for every pair. By the "
              "identity the slack is the rest of the double sum: the (k, l) term once more, the diagonal terms "
              "(p_k ||mu_k||^2 - 1)^2 and the other off-diagonal terms, all >= 0 (also for K > d).",
@@ -226,6 +229,7 @@ PLUGIN.claim(Claim(
     assumptions=(COORD_NORM,),
     subjects=(augmented_family(norm="coord"), augmented_family(norm="coord", inputs="clustered"),
               LEARNED_BT),
+    certificates=(full_proofs.lemma2_coq,),
     encoding="f(x') = D W x' with D diagonal such that E_x E_{x'} f_i(x')^2 = 1 exactly (computed in each "
              "backend); L_1 = sum_i (1 - C_ii)^2.",
 ))
@@ -249,6 +253,7 @@ PLUGIN.claim(Claim(
     assumptions=(K_PAIR,),
     subjects=(augmented_family(classes=(2, 4)), augmented_family(norm="coord", inputs="clustered", classes=(2, 4)),
               LEARNED_BT),
+    certificates=(full_proofs.theorem4_coq,),
     artifacts=(sharp_constants.write_artifact,),
     encoding="tau = ||C - sum_k p_k mu_k mu_k^T||^2, the smallest tau the hypothesis allows (a larger tau "
              "only weakens the bound); tested at the pair k != l with the largest mu_k^T mu_l - bound. The "
@@ -271,6 +276,7 @@ PLUGIN.claim(Claim(
     subjects=(augmented_family(norm="sphere", inputs="clustered"), augmented_family(encoder="table", integer=True),
               LEARNED_NCE,
               augmented_family()),
+    certificates=(lemma1_proof.lemma1_coq,),
     encoding="G = G_f, evaluated at f(x) with x the sample's first augmentation (A(x) contains x); sigma = "
              "min_k P[C^0_k]/P[C_k] with C^0_k a maximum-mass clique of {d_A <= delta}; eps and delta drawn "
              "among 0 and the data's own distances; the lemma's hypothesis is checked on every subject.",

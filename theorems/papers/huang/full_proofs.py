@@ -1,0 +1,130 @@
+"""Coq proofs of Huang et al.'s identities and inequalities on their printed domain (issue 32).
+
+One standalone script, ``coq/huang_finite_sums.v``, proves for EVERY dimension d, number of classes K, number
+of samples n and augmentation-set size (finite sums by recursion on their length, expectations as finite
+weighted sums):
+
+* (1), proof idea of Theorem 4: the trace identity (both printed equalities) and the last step, with the sharp
+  factor 2 and the printed factor 1 (``trace_gram``, ``trace_sum``, ``trace_bound_sharp``, ``trace_bound``);
+* Theorem 4 with the printed constant 2 (and the constant 1, sharp for the chain) for every matrix C and every
+  tau >= ||C - sum_k p_k mu_k mu_k^T||^2 (``theorem4``, ``theorem4_sharp``), the triangle inequality of the
+  Frobenius norm proved from Cauchy-Schwarz (``fro_triangle``, ``cauchy_schwarz_fro``);
+* Lemma 2 (``lemma2``, ``lemma2_alignment``), Cauchy-Schwarz for finite sums proved (``cauchy_schwarz``);
+* the cross-correlation decomposition (``crosscorr_decomposition``);
+* the nearest-centre classifier as a linear classifier, argmin and argmax as sets (``nn_argmin_argmax``,
+  ``nn_scores_identity``);
+* the simple contrastive loss's L'_2 (``simple_contrastive``).
+
+Cauchy-Schwarz and the triangle inequality are proved in the script (a non-negative quadratic in t has a
+non-positive discriminant), so no certificate here has a ``modulo``. Every certificate names the whole
+script's theorems in ``check_theorems``: one coqc run (and one cache entry) serves all of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from numerics import coq
+from numerics.certificate import Certificate
+from theorems.papers.huang import certificates as hc
+
+PACKAGE = "theorems.papers.huang"
+SCRIPT = "huang_finite_sums"
+ALL_THEOREMS = ("cauchy_schwarz", "cauchy_schwarz_fro", "fro_triangle", "trace_gram", "trace_sum",
+                "trace_bound_sharp", "trace_bound", "theorem4_sharp", "theorem4", "lemma2_alignment", "lemma2",
+                "crosscorr_decomposition", "nn_scores_identity", "nn_argmin_argmax", "simple_contrastive")
+# the first part's label of huang.nn_classifier_linear (claims.py)
+NN_SETS = "argmin_k ||f(x) - mu_k|| = argmax_k (W f(x) + b)_k as sets (ties included)"
+
+MODEL = ("Coq: vectors and matrices are functions nat -> R read on 0..d-1 (0..K-1), sum n f = f 0 + ... + "
+         "f (n - 1) defined by recursion on n, so every theorem holds for every size")
+DATA_MODEL = ("the data: n samples x with masses w x, each A(x) a finite distribution over m slots with "
+              "probabilities q x i summing to 1 (uniform on A(x): q = 1/|A(x)| on |A(x)| slots, 0 elsewhere, so "
+              "sets of different sizes are covered), F x i a = f_a at augmentation i of x; x1, x2 independent "
+              "given x, x and x' independent; every expectation is the finite weighted sum over these")
+
+
+def script() -> str:
+    """The text of ``coq/huang_finite_sums.v`` (package data)."""
+    return coq.packaged_script(PACKAGE, SCRIPT)
+
+
+def check(theorems: tuple[str, ...], statement: str, domain: str, *, parts: tuple[str, ...] | None = None,
+          text: str | None = None, name: str = SCRIPT, timeout: float = 120.0, **details: Any) -> Certificate:
+    """coqc on the script (``text``: a restated copy, for tests of false statements) for ``theorems``."""
+    text = script() if text is None else text
+    return coq.check_script(name, text, theorems, statement, domain, parts=parts, complete=True, timeout=timeout,
+                            coq_statements=coq.theorem_statements(text, theorems), details=details or None,
+                            check_theorems=ALL_THEOREMS)
+
+
+def trace_identity_coq() -> Certificate:
+    """(1), both printed equalities, for every d, K (K > d included), p > 0 and mu_1, ..., mu_K in R^d."""
+    return check(("trace_gram", "trace_sum"),
+                 "||sum_k p_k mu_k mu_k^T - I_d||^2 = ||U^T U - I_K||^2 + d - K with U = [sqrt(p_k) mu_k]_k (d x K), "
+                 "and ||U^T U - I_K||^2 + d - K = sum_{k,l} (sqrt(p_k p_l) mu_k^T mu_l - delta_kl)^2 + d - K",
+                 f"every d >= 0, K >= 0 (K > d included), every p_1..p_K > 0 and mu_k in R^d -- so every encoder "
+                 f"and data distribution (p_k the class masses, mu_k the class centres); {MODEL}",
+                 parts=(hc.TRACE_GRAM, hc.TRACE_SUM))
+
+
+def trace_bound_coq() -> Certificate:
+    """(1), last step, as printed (factor 1), proved from the sharp factor 2 in the same script."""
+    return check(("trace_bound", "trace_bound_sharp"),
+                 "||sum_k p_k mu_k mu_k^T - I_d||^2 >= p_k p_l (mu_k^T mu_l)^2 + d - K for every pair k != l "
+                 "(proved with the factor 2 -- the dropped (l, k) term equals the (k, l) term -- which implies the "
+                 "printed factor 1 since p_k p_l (mu_k^T mu_l)^2 >= 0); so also for the pair with the largest "
+                 "p_k p_l (mu_k^T mu_l)^2 (the quantity max_pair_pp_dot_sq the claim checks)",
+                 f"every d, K >= 2 (K > d included), every p_1..p_K > 0, mu_k in R^d and k != l; {MODEL}")
+
+
+def theorem4_coq() -> Certificate:
+    """Theorem 4 with the printed constant 2 for every matrix C and every admissible tau (and the constant 1)."""
+    return check(("theorem4", "theorem4_sharp"),
+                 "mu_k^T mu_l <= sqrt(2/(p_k p_l) (||C - I_d||^2 + tau - (d - K)/2)) for every k != l, every d x d "
+                 "matrix C and every tau >= ||C - sum_k p_k mu_k mu_k^T||^2 (also with the constant 1 in place of "
+                 "2: theorem4_sharp). The chain: ||M - I|| <= ||M - C|| + ||C - I|| (the Frobenius triangle "
+                 "inequality, proved from Cauchy-Schwarz in the script), (sqrt tau + sqrt L_2)^2 <= 2 (tau + L_2), "
+                 "(1) with factor 2; then t^2 <= Y/(p_k p_l) and t <= |t| = sqrt(t^2)",
+                 f"every d, K >= 2, p_1..p_K > 0, mu_k in R^d, k != l, every real d x d matrix C (so C = E_x E_{{x1,"
+                 f"x2}} f(x1) f(x2)^T of every encoder, whatever its Lipschitz constant and (sigma, delta)) and "
+                 f"every tau >= ||C - M||^2; L_2 = ||C - I_d||^2 as in the claim; {MODEL}")
+
+
+def lemma2_coq() -> Certificate:
+    """Lemma 2 on every finite data distribution with E f_i^2 = 1 for each i (Cauchy-Schwarz proved)."""
+    return check(("lemma2", "lemma2_alignment", "cauchy_schwarz"),
+                 "L_positive = E_x E_{x1,x2} ||f(x1) - f(x2)||^2 = sum_i (2 E f_i^2 - 2 C_ii) (lemma2_alignment) and, "
+                 "when E_x E_{x' in A(x)} f_i(x')^2 = 1 for each i, L_positive <= 2 sqrt(d L_1), L_1 = sum_i "
+                 "(1 - C_ii)^2, C_ii = E_x E_{x1,x2} f_i(x1) f_i(x2); sum_i (1 - C_ii) <= sqrt(d L_1) by "
+                 "Cauchy-Schwarz for finite sums, proved in the script",
+                 f"every d, n, |A(x)| and every encoder; {DATA_MODEL}; {MODEL}")
+
+
+def crosscorr_coq() -> Certificate:
+    """L_Cross-Corr = (1 - lambda) L_1 + lambda L_2 for every d, every matrix C and every lambda."""
+    return check(("crosscorr_decomposition",),
+                 "sum_i (1 - C_ii)^2 + lambda sum_{i != j} C_ij^2 = (1 - lambda) sum_i (1 - C_ii)^2 + lambda "
+                 "||C - I_d||^2 (sum_{i != j} written sum_i sum_j (1 - delta_ij) C_ij^2)",
+                 f"every d, every real lambda and every real d x d matrix C (so the cross-correlation of every "
+                 f"encoder, normalized or not, on every data distribution); {MODEL}", parts=(hc.CROSSCORR,))
+
+
+def nn_classifier_coq() -> Certificate:
+    """argmin_k ||z - mu_k|| = argmax_k (W z + b)_k as sets, and the score identity, for every d, K, z, mu."""
+    return check(("nn_argmin_argmax", "nn_scores_identity"),
+                 "for every k < K: (||z - mu_k|| <= ||z - mu_j|| for all j < K) <-> ((W z + b)_j <= (W z + b)_k for "
+                 "all j < K), W_k = mu_k, b_k = -||mu_k||^2/2, ||.|| = sqrt of the sum of squares -- the argmin and "
+                 "argmax sets are equal, ties included; and -||z - mu_k||^2/2 = (W z + b)_k - ||z||^2/2",
+                 f"every d, K, every point z in R^d (z = f(x) for every encoder and input) and every mu_1..mu_K in "
+                 f"R^d (the class centres of every data distribution); {MODEL}", parts=(NN_SETS, hc.NN_SCORES))
+
+
+def simple_contrastive_coq() -> Certificate:
+    """L'_2 = ||E_x E_{x1} f(x1)||^2 for every n, |A(x)|, d: bilinearity and the independence of x, x'."""
+    return check(("simple_contrastive",),
+                 "sum_{x,x'} w_x w_x' sum_{i,l} q_xi q_x'l f(x_i)^T f(x'_l) = sum_a (sum_x w_x sum_i q_xi f_a(x_i))^2, "
+                 "i.e. E_{x,x'} E_{x1 in A(x), x- in A(x')} f(x1)^T f(x-) = ||E_x E_{x1 in A(x)} f(x1)||^2 with x, x' "
+                 "independent",
+                 f"every n, |A(x)|, d, every encoder and every mass and augmentation distribution; {DATA_MODEL}; "
+                 f"{MODEL}", parts=(hc.SIMPLE,))
