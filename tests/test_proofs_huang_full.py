@@ -44,6 +44,7 @@ TRUE = {
     "huang.crosscorr.decomposition": fp.crosscorr_coq,
     "huang.nn_classifier_linear": fp.nn_classifier_coq,
     "huang.simple_contrastive": fp.simple_contrastive_coq,
+    "huang.theorem2.main_close": fp.main_close_coq,
 }
 
 
@@ -93,6 +94,9 @@ MUTANTS = {
                                  "sum d (fun a => mu a k * z a) + - (99 / 200) * sum d"),
     "simple contrastive with 0.99": ("simple_contrastive", "= sum d (fun a => sum n",
                                      "= (99 / 100) * sum d (fun a => sum n"),
+    "main_close with 1.98 eps": ("main_close", "vnorm d (vsub (f x1) (f y1)) <= L * delta + 2 * eps.",
+                                 "vnorm d (vsub (f x1) (f y1)) <= L * delta + (198 / 100) * eps."),
+    "vector triangle with 0.99": ("vec_triangle", "<= vnorm n u + vnorm n v.", "<= (99 / 100) * (vnorm n u + vnorm n v)."),
 }
 
 

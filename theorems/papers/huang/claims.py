@@ -376,6 +376,7 @@ PLUGIN.claim(Claim(
                     informative=MAIN_GOOD_NONEMPTY),),
     subjects=THEOREM2_FAMILIES,
     adversarial=False,
+    certificates=(full_proofs.main_close_coq,),
     encoding="The standard argument for the step: for x, y in C^0_k, d_A(x, y) <= delta gives x' in A(x), y' in "
              "A(y) with ||x' - y'|| <= delta, so ||f(x') - f(y')|| <= L delta; x, y in S_eps give ||f(x1) - f(x')|| "
              "<= eps and ||f(y') - f(y1)|| <= eps; the triangle inequality. L = the Lipschitz constant of f on "

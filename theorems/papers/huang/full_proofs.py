@@ -13,7 +13,9 @@ weighted sums):
 * the cross-correlation decomposition (``crosscorr_decomposition``);
 * the nearest-centre classifier as a linear classifier, argmin and argmax as sets (``nn_argmin_argmax``,
   ``nn_scores_identity``);
-* the simple contrastive loss's L'_2 (``simple_contrastive``).
+* the simple contrastive loss's L'_2 (``simple_contrastive``);
+* the first step of Theorem 2's proof: main-part samples inside S_eps embed within L delta + 2 eps of each other
+  (``main_close``, with the triangle inequality of R^d proved: ``vec_triangle``).
 
 Cauchy-Schwarz and the triangle inequality are proved in the script (a non-negative quadratic in t has a
 non-positive discriminant), so no certificate here has a ``modulo``. Every certificate names the whole
@@ -32,7 +34,8 @@ PACKAGE = "theorems.papers.huang"
 SCRIPT = "huang_finite_sums"
 ALL_THEOREMS = ("cauchy_schwarz", "cauchy_schwarz_fro", "fro_triangle", "trace_gram", "trace_sum",
                 "trace_bound_sharp", "trace_bound", "theorem4_sharp", "theorem4", "lemma2_alignment", "lemma2",
-                "crosscorr_decomposition", "nn_scores_identity", "nn_argmin_argmax", "simple_contrastive")
+                "crosscorr_decomposition", "nn_scores_identity", "nn_argmin_argmax", "simple_contrastive",
+                "vec_triangle", "main_close")
 # the first part's label of huang.nn_classifier_linear (claims.py)
 NN_SETS = "argmin_k ||f(x) - mu_k|| = argmax_k (W f(x) + b)_k as sets (ties included)"
 
@@ -128,3 +131,14 @@ def simple_contrastive_coq() -> Certificate:
                  "independent",
                  f"every n, |A(x)|, d, every encoder and every mass and augmentation distribution; {DATA_MODEL}; "
                  f"{MODEL}", parts=(hc.SIMPLE,))
+
+
+def main_close_coq() -> Certificate:
+    """Theorem 2, first step: ||f(x1) - f(y1)|| <= L delta + 2 eps for x, y in one main part inside S_eps."""
+    return check(("main_close", "vec_triangle"),
+                 "for x, y in one main part C^0_k (so d_A(x, y) <= delta: some x' in A(x), y' in A(y) with ||x' - y'|| "
+                 "<= delta), both in S_eps (the embeddings of A(x), and of A(y), lie within eps of each other), L >= 0 "
+                 "a Lipschitz constant of f on the augmented inputs, and every x1 in A(x), y1 in A(y): ||f(x1) - f(y1)|| "
+                 "<= L delta + 2 eps (the triangle inequality of R^d, proved from Cauchy-Schwarz in the script, twice)",
+                 f"every input dimension m, embedding dimension d, map f, delta, eps, finite augmentation sets and "
+                 f"Lipschitz constant L >= 0; {MODEL}")

@@ -1,6 +1,6 @@
 (* Huang, Yi, Zhao, Jiang (ICLR 2023 slides, 004_86d461343230f9e1.txt): the Barlow Twins identities and
    inequalities ((1), Lemma 2, Theorem 4, the cross-correlation decomposition), the linear form of the
-   nearest-centre classifier and the simple contrastive loss, for EVERY dimension d, number of classes K,
+   nearest-centre classifier, the simple contrastive loss and the first step of Theorem 2's proof, for EVERY dimension d, number of classes K,
    number of samples n and augmentation-set size: finite sums by recursion on their length, expectations as
    finite weighted sums. Cauchy-Schwarz and the triangle inequality of the Frobenius norm are proved here
    (a non-negative quadratic has a non-positive discriminant), not assumed. Standalone: coqc -q huang_finite_sums.v *)
@@ -463,4 +463,63 @@ Proof.
   replace (w x * sum m (fun i => q x i * F x i a) * (w y * sum m (fun i => q y i * F y i a)))
     with (w x * w y * (sum m (fun i => q x i * F x i a) * sum m (fun i => q y i * F y i a))) by ring.
   rewrite sum_mult, <- sum_scal. apply sum_ext; intros i _. rewrite <- sum_scal. apply sum_ext; intros; unfold G; ring.
+Qed.
+
+(* -- Theorem 2, the first step of its proof (not printed in the slides): main-part samples inside S_eps are
+   embedded within L delta + 2 eps of each other. Vectors of R^m (inputs) and R^d (embeddings) are functions
+   nat -> R; f is any map; A(x), A(y) are the finite augmentation sets (lists); L is a Lipschitz constant of f on
+   the augmented inputs; d_A(x, y) <= delta (x, y in one main part C^0_k) gives x' in A(x), y' in A(y) with
+   ||x' - y'|| <= delta; x, y in S_eps bound the spread of f on A(x) and A(y) by eps. -- *)
+From Coq Require Import List.
+
+Definition vnorm (n : nat) (u : nat -> R) : R := sqrt (sum n (fun i => u i ^ 2)).
+Definition vsub (u v : nat -> R) : nat -> R := fun i => u i - v i.
+
+Lemma vnorm_nonneg : forall n u, 0 <= vnorm n u.
+Proof. intros; apply sqrt_pos. Qed.
+
+Theorem vec_triangle : forall n u v, vnorm n (fun i => u i + v i) <= vnorm n u + vnorm n v.
+Proof.
+  intros n u v. unfold vnorm.
+  assert (Hu : 0 <= sum n (fun i => u i ^ 2)) by (apply sum_nonneg; intros; apply pow2_ge_0).
+  assert (Hv : 0 <= sum n (fun i => v i ^ 2)) by (apply sum_nonneg; intros; apply pow2_ge_0).
+  pose proof (le_sqrt_prod _ _ _ Hu Hv (cauchy_schwarz n u v)) as Hcs.
+  assert (E : sum n (fun i => (u i + v i) ^ 2)
+              = sum n (fun i => u i ^ 2) + 2 * sum n (fun i => u i * v i) + sum n (fun i => v i ^ 2)).
+  { rewrite <- sum_scal, <- !sum_plus. apply sum_ext; intros; ring. }
+  rewrite <- (sqrt_pow2 (sqrt (sum n (fun i => u i ^ 2)) + sqrt (sum n (fun i => v i ^ 2))))
+    by (pose proof (sqrt_pos (sum n (fun i => u i ^ 2))); pose proof (sqrt_pos (sum n (fun i => v i ^ 2))); lra).
+  apply sqrt_le_1_alt. rewrite E.
+  replace ((sqrt (sum n (fun i => u i ^ 2)) + sqrt (sum n (fun i => v i ^ 2))) ^ 2) with
+    (sqrt (sum n (fun i => u i ^ 2)) * sqrt (sum n (fun i => u i ^ 2))
+     + 2 * (sqrt (sum n (fun i => u i ^ 2)) * sqrt (sum n (fun i => v i ^ 2)))
+     + sqrt (sum n (fun i => v i ^ 2)) * sqrt (sum n (fun i => v i ^ 2))) by ring.
+  rewrite !sqrt_sqrt by assumption. lra.
+Qed.
+
+Lemma vdist_triangle : forall n a b c, vnorm n (vsub a c) <= vnorm n (vsub a b) + vnorm n (vsub b c).
+Proof.
+  intros n a b c. unfold vsub.
+  replace (vnorm n (fun i => a i - c i)) with (vnorm n (fun i => (a i - b i) + (b i - c i))).
+  - apply vec_triangle.
+  - unfold vnorm; f_equal; apply sum_ext; intros; ring_simplify; reflexivity.
+Qed.
+
+Theorem main_close : forall (m d : nat) (f : (nat -> R) -> (nat -> R)) (L delta eps : R)
+  (Ax Ay : list (nat -> R)) (x1 y1 : nat -> R),
+  0 <= L ->
+  (forall a b, In a (Ax ++ Ay) -> In b (Ax ++ Ay) -> vnorm d (vsub (f a) (f b)) <= L * vnorm m (vsub a b)) ->
+  (exists x' y', In x' Ax /\ In y' Ay /\ vnorm m (vsub x' y') <= delta) ->
+  (forall a b, In a Ax -> In b Ax -> vnorm d (vsub (f a) (f b)) <= eps) ->
+  (forall a b, In a Ay -> In b Ay -> vnorm d (vsub (f a) (f b)) <= eps) ->
+  In x1 Ax -> In y1 Ay ->
+  vnorm d (vsub (f x1) (f y1)) <= L * delta + 2 * eps.
+Proof.
+  intros m d f L delta eps Ax Ay x1 y1 HL Hlip [x' [y' [Hx' [Hy' Hd]]]] HSx HSy Hx1 Hy1.
+  pose proof (vdist_triangle d (f x1) (f x') (f y1)) as T1.
+  pose proof (vdist_triangle d (f x') (f y') (f y1)) as T2.
+  pose proof (HSx x1 x' Hx1 Hx') as E1. pose proof (HSy y' y1 Hy' Hy1) as E2.
+  pose proof (Hlip x' y' ltac:(apply in_or_app; now left) ltac:(apply in_or_app; now right)) as Hxy.
+  assert (L * vnorm m (vsub x' y') <= L * delta) by (apply Rmult_le_compat_l; assumption).
+  lra.
 Qed.
