@@ -142,3 +142,18 @@ def main_close_coq() -> Certificate:
                  "<= L delta + 2 eps (the triangle inequality of R^d, proved from Cauchy-Schwarz in the script, twice)",
                  f"every input dimension m, embedding dimension d, map f, delta, eps, finite augmentation sets and "
                  f"Lipschitz constant L >= 0; {MODEL}")
+
+
+def cauchy_schwarz_coq() -> Certificate:
+    """The named result Cauchy-Schwarz for finite sums, every length (the proof of step_checks.CAUCHY_SCHWARZ)."""
+    return check(("cauchy_schwarz", "cauchy_schwarz_fro"),
+                 "(sum_i u_i v_i)^2 <= (sum_i u_i^2)(sum_i v_i^2) for every n and u, v in R^n, and the same for the "
+                 "Frobenius inner product of d x d matrices (a non-negative quadratic in t has a non-positive "
+                 "discriminant)", f"every n (every d); {MODEL}", parts=())
+
+
+def triangle_coq() -> Certificate:
+    """The named result: the triangle inequality of the Euclidean norm of R^n and of the Frobenius norm."""
+    return check(("vec_triangle", "fro_triangle"),
+                 "||u + v|| <= ||u|| + ||v|| for the Euclidean norm of R^n and ||X + Y||_F <= ||X||_F + ||Y||_F for d x d "
+                 "matrices, proved from Cauchy-Schwarz", f"every n and d; {MODEL}", parts=())

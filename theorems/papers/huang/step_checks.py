@@ -16,12 +16,15 @@ from numerics.smt import prove_polynomial
 from theorems import Instance, MONOTONE, NamedResult
 from theorems.papers.huang.plugin import PLUGIN
 from theorems.papers.huang import certificates as hc
+from theorems.papers.huang import full_proofs
 
 CAUCHY_SCHWARZ = NamedResult(
     "the Cauchy-Schwarz inequality", "u^T v <= ||u|| ||v|| for u, v in R^d (Euclidean inner product)",
-    ("u and v are real vectors of the same finite dimension", "the norms are the Euclidean ones of that inner product"))
+    ("u and v are real vectors of the same finite dimension", "the norms are the Euclidean ones of that inner product"),
+    proof=full_proofs.cauchy_schwarz_coq)
 TRIANGLE = NamedResult(
-    "the triangle inequality", "||A + B|| <= ||A|| + ||B|| for a norm ||.||", ("||.|| is a norm",))
+    "the triangle inequality", "||A + B|| <= ||A|| + ||B|| for the Euclidean norm of R^d and the Frobenius norm of "
+    "d x d matrices", ("||.|| is a norm",), proof=full_proofs.triangle_coq)
 
 _d = sympy.Symbol("d", integer=True, positive=True)
 _i = sympy.Symbol("i", integer=True, positive=True)
