@@ -17,6 +17,8 @@ import sympy as sp
 from numerics import coq
 from numerics.certificate import Certificate
 from theorems.papers.merad import certificates as certs
+from theorems.papers.merad import chebyshev_proof
+from theorems.papers.merad import finite_proofs
 from theorems.papers.merad import provers as merad
 from theorems.papers.merad import sharp_constants
 
@@ -354,6 +356,8 @@ PACKAGED = {
     "merad_lse": merad.lse_max_bounds_coq, "merad_scalar": merad.ratio_le_twice_coq,
     "merad_counting": merad.coupon_mean_coq, "merad_rearrangement": merad.rearrangement_coq,
     "merad_lemma7_sharp": merad.lemma7_sharp_constant_coq, "merad_lemma3_sharp": sharp_constants.scalar_facts_coq,
+    "merad_chebyshev": chebyshev_proof.coupon_chebyshev_coq, "merad_lemma12": finite_proofs.lemma1_coq,
+    "merad_prop1": finite_proofs.prop1_part2_coq,
 }
 
 

@@ -17,6 +17,8 @@ from theorems.papers.merad import sharp_constants  # registers the merad.lemma3_
 from theorems.papers.merad import experiments
 from theorems.papers.merad import observations
 from theorems.papers.merad import certificates as proofs
+from theorems.papers.merad import chebyshev_proof
+from theorems.papers.merad import finite_proofs
 from theorems.subjects import coupons as cp
 from theorems.subjects import learned as lr
 from theorems.subjects import mixtures as mx
@@ -123,7 +125,7 @@ PLUGIN.claim(Claim(
     statement=parts(Le(mx.L_sup_T, mx.L_sup_mu_T), labels=["L_sup(f,T) <= L^mu_sup(f,T)"]),
     assumptions=(RHO_POSITIVE,),
     subjects=(mixture_family(with_task=True, classes=(1, 4)),),
-    certificates=(proofs.sup_le_mean_feasibility,),
+    certificates=(finite_proofs.sup_le_mean_coq, proofs.sup_le_mean_feasibility),
     prefix=(SETTING, ENCODER, forall("T", "tasks: non-empty subsets of C")),
     encoding="T any non-empty subset of C; L_sup is bracketed from above by the objective of (3) "
              "at the L-BFGS minimizer started from W^mu.",
@@ -139,6 +141,7 @@ PLUGIN.claim(Claim(
     ),
     assumptions=(RHO_POSITIVE,),
     subjects=(mixture_family(classes=(1, 4)), experiments.learned_section3()),
+    certificates=(finite_proofs.lemma1_coq,),
     prefix=(SETTING, ENCODER),
     encoding="'For any encoder f' in Section 3's setting (rho(c) > 0 for all c): every setting and encoder are "
              "universal; one reading.",
@@ -155,6 +158,7 @@ PLUGIN.claim(Claim(
     assumptions=(RHO_POSITIVE, N_COVERS),
     subjects=(mixture_family(classes=(1, 3), negatives=(1, 6), n_at_least_classes=True, structured=0.3),
               experiments.learned_section3(negatives=True, every_step=False)),
+    certificates=(finite_proofs.lemma2_coq,),
     prefix=(SETTING,
             exists("c_N", "c_N > 0", depends_on=(), asymptotic="N = Omega(N_C log N_C)"),
             forall("N", "integers N >= c_N N_C log N_C (the number of negatives)"), ENCODER),
@@ -208,6 +212,7 @@ PLUGIN.claim(Claim(
     subjects=(mixture_family(uniform=True, with_k=True, classes=(2, 4), negatives=(1, 5)),
               experiments.learned_section3(uniform=True, ks=(1, 9), every_step=False),
               experiments.learned_section3(uniform=True, ks=(1, 9), negatives=True, every_step=False)),
+    certificates=(finite_proofs.prop1_part2_coq,),
     prefix=(forall("N_C", "integers N_C >= 2 (the classes C, rho uniform on C)"),
             forall("D_c", "class distributions D_c on X"), forall("N", "integers N >= 1 (negatives)"),
             forall("k", "integers with 2 <= k + 1 <= N_C"), ENCODER),
@@ -281,6 +286,7 @@ PLUGIN.claim(Claim(
     statement=parts(Eq(cp.Var_T, (cp.N_C * pi) ** 2 / 6), labels=["Var(T) = (N_C pi)^2/6"]),
     subjects=(coupon_collector(),),
     known_refutation="merad.coupon.variance.json",
+    certificates=(chebyshev_proof.coupon_variance_bound_coq,),
     prefix=(forall("N_C", "integers N_C >= 1 (rho uniform on the N_C coupons)"),),
     readings=(Reading(
         "an upper bound on the variance",
@@ -300,6 +306,7 @@ PLUGIN.claim(Claim(
                     labels=["P(|T - N_C H_N_C| >= beta N_C) <= pi^2/(6 beta^2)"]),
     assumptions=(BETA_POSITIVE,),
     subjects=(coupon_collector(beta_grid=BETA_GRID),),
+    certificates=(chebyshev_proof.coupon_chebyshev_coq,),
     prefix=(forall("N_C", "integers N_C >= 1 (rho uniform on the N_C coupons)"), forall("beta", "reals beta > 0")),
     encoding="'for any beta > 0' (one reading). P computed exactly from the distribution of T (uniform rho) for every N_C <= 1000 on a "
              "grid of beta, plus random (N_C, beta).",

@@ -33,6 +33,7 @@ import z3
 
 from numerics import coq
 from numerics.certificate import Certificate
+from theorems.papers.merad import certificates as mc
 from theorems.papers.merad.plugin import PLUGIN
 
 # u = z_1^T (z_3 - z_2) on one coordinate: the bilinear form whose Hessian is A; Hess u = A (x) I_d
@@ -116,7 +117,7 @@ def hess_u_norm() -> Certificate:
     return Certificate(method="sympy (exact eigenvalues)",
                        statement="||Hess u|| = ||A (x) I_d|| = sqrt 2: A symmetric, A^3 = 2A, eigenvalues {-sqrt 2, 0, "
                                  "sqrt 2}; so ||sigma(u) M|| = sigma(u) sqrt 2 <= sqrt 2",
-                       domain="every d >= 1", ok=bool(ok),
+                       domain="every d >= 1", ok=bool(ok), modulo=(mc.SPECTRAL_NORM,),
                        details={"eigenvalues": [str(e) for e in spectrum], "A^3 = 2A": bool(cubic)})
 
 
@@ -134,7 +135,7 @@ def grad_norm_bound(factor: Fraction = Fraction(6)) -> Certificate:
     return Certificate(method="z3 (QF_NRA) + sympy",
                        statement=f"||g||^2 = ||z3 - z2||^2 + 2 ||z1||^2 <= {factor} C^2 on B^3 (Cauchy-Schwarz for z2^T z3)",
                        domain="every d >= 1, C > 0 and z in B^3", ok=bool(bound and identity),
-                       details={"z3": bool(bound), "block identity (sympy)": bool(identity)})
+                       modulo=(mc.CAUCHY_SCHWARZ,), details={"z3": bool(bound), "block identity (sympy)": bool(identity)})
 
 
 def composition_z3(leading: Fraction = Fraction(3, 2)) -> Certificate:
@@ -218,6 +219,7 @@ def sharp_upper() -> Certificate:
                                  "||g g^T|| = ||g||^2 <= 6 C^2, 0 <= sigma' <= 1/4, 0 < sigma < 1, ||M|| = sqrt 2, "
                                  "triangle inequality",
                        domain="every d >= 1, every C > 0, every z in B^3", ok=bool(ok),
+                       modulo=(mc.CAUCHY_SCHWARZ, mc.RANK_ONE_NORM, mc.NORM_TRIANGLE, mc.SPECTRAL_NORM),
                        details={"pieces": {k: {"ok": c.ok, "method": c.method, "statement": c.statement}
                                            for k, c in pieces.items()},
                                 "coq": {"ok": coq_cert.ok, "script": coq_cert.details.get("script_name"),
@@ -322,6 +324,7 @@ def sharp_constant() -> Certificate:
                        domain="every C > 0, every d >= 2 (the upper bound: every d >= 1; the lower bound computed "
                               "for d = 2, 3, 4)",
                        ok=bool(upper.ok and lower.ok and limits_ok), complete=bool(upper.complete and lower.complete),
+                       modulo=tuple(sorted(set(upper.modulo) | set(lower.modulo))),
                        details={"upper": upper.ok, "lower": lower.ok, "limit lower/C^2": str(lim_lo),
                                 "limit upper/C^2": str(lim_up), "limit printed/C^2": str(lim_pr),
                                 "printed / sharp": str(lim_pr / lim_up), "upper - lower": str(gap)})

@@ -16,9 +16,9 @@ import sympy
 import z3
 
 from numerics.certificate import Certificate
-from theorems import (CHEBYSHEV, convex_by_second_derivative, finite_support, Instance, JENSEN, MONOTONE,
+from theorems import (CHEBYSHEV, convex_by_second_derivative, finite_support, Instance, JENSEN, MONOTONE, NamedResult,
                       nonnegative_by_sympy)
-from theorems.papers.merad import provers
+from theorems.papers.merad import chebyshev_proof
 from theorems.papers.merad.certificates import lemma7_loss_vectors_symbolic
 from theorems.papers.merad.plugin import PLUGIN
 
@@ -246,26 +246,16 @@ def geometric_variance() -> Certificate:
                        domain="every N_C >= 1 (p_i = (N_C - i + 1)/N_C in (0, 1])", ok=bool(ok))
 
 
-def coupon_variance_bound() -> Certificate:
-    """Var(T) = N_C^2 H^(2)_{N_C} - N_C H_{N_C} <= N_C^2 pi^2/6: the formula (Coq, merad_counting.v, every N_C),
-    H^(2)_n <= sum_{k>=1} 1/k^2 = pi^2/6 (positive terms; sympy evaluates the series) and N_C H_{N_C} >= 0."""
-    k = sympy.Symbol("k", integer=True, positive=True)
-    basel = sympy.Sum(1 / k ** 2, (k, 1, sympy.oo)).doit()
-    formula = provers.coupon_variance_coq()
-    ok = formula.ok and sympy.simplify(basel - sympy.pi ** 2 / 6) == 0
-    return Certificate(method="coq + sympy", statement="Var(T) = N_C^2 H^(2)_{N_C} - N_C H_{N_C} (Coq) <= N_C^2 pi^2/6 "
-                                                      "(sum_k 1/k^2 = pi^2/6, sympy; positive terms)",
-                       domain="every N_C >= 1", ok=bool(ok),
-                       details={"formula": formula.details.get("reason") or "accepted by coqc"})
-
-
 def _chebyshev_a_positive() -> Certificate:
     beta, nc = sympy.symbols("beta N_C", positive=True)
     return nonnegative_by_sympy(beta * nc, "a = beta N_C > 0 (beta > 0, N_C >= 1)")
 
 
-PLUGIN.step_certificate("merad.coupon_variance_bound", coupon_variance_bound)
-PLUGIN.named_step("merad.chebyshev_coupon", Instance(CHEBYSHEV, {
+# the instance's Chebyshev inequality is the one for distributions on the naturals, proved in merad_chebyshev.v
+CHEBYSHEV_ON_N = NamedResult("Chebyshev's inequality (distributions on the naturals)", CHEBYSHEV.statement,
+                             CHEBYSHEV.hypotheses, proof=chebyshev_proof.chebyshev_coq)
+PLUGIN.step_certificate("merad.coupon_variance_bound", chebyshev_proof.coupon_variance_bound_coq)
+PLUGIN.named_step("merad.chebyshev_coupon", Instance(CHEBYSHEV_ON_N, {
     "a > 0": _chebyshev_a_positive, "X has a finite variance": geometric_variance}))
 
 
