@@ -420,3 +420,11 @@ def test_proofs_modulo_named_results_are_counted_apart() -> None:
     outright = statement(Le(q, 1), [{"q": 0.5}], certificates=(lambda: cert(),))
     modulo = statement(Le(q, 1), [{"q": 0.5}], certificates=(lambda: modulo_cert("Jensen (test)"),))
     assert verdict_counts([outright, modulo, modulo]) == "proved (modulo named results) 2, proved 1"
+
+
+def test_a_reading_inherits_the_certificates_unless_it_overrides_them() -> None:
+    claim = Claim("t.read", Kind.INEQUALITY, SRC, parts(Le(q, 1)), subjects=(Points([{"q": 0.5}]),),
+                  certificates=(lambda: cert(),),
+                  readings=(Reading("same proof", "the same words"), Reading("other", "other words", certificates=())))
+    result = check_claim(claim, NONE)
+    assert [r["verdict"] for r in result.readings] == ["proved", "proved", "consistent"]

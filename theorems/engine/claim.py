@@ -325,7 +325,8 @@ class StatementClaim(ClaimBase):
                         f"{', '.join(sorted(s.name for s in known))}")
 
     def reading_fields(self) -> tuple[str, ...]:
-        return ("prefix", "assumptions", "subjects", "statement", "known_refutation", "unsatisfiable", "growth")
+        return ("prefix", "assumptions", "subjects", "statement", "known_refutation", "unsatisfiable", "growth",
+                "certificates")
 
     def hypotheses_text(self) -> list[str]:
         return [f"{a.name}: {a.text}" for a in self.assumptions]

@@ -132,8 +132,10 @@ class Reading:
     statement's parts (``statement``), the ``prefix``, an experiment claim's ``experiment`` or its
     ``quantifier`` over models, the recorded witness of a refutation (``known_refutation``; "" records
     none under this reading, where the literal one records a witness), the
-    certificates that its hypotheses cannot hold together (``unsatisfiable``) and the witness families
-    of an asymptotic statement (``growth``)."""
+    certificates that its hypotheses cannot hold together (``unsatisfiable``), the witness families
+    of an asymptotic statement (``growth``) and the ``certificates`` (a reading inherits the literal
+    one's; give ``()`` where a proof of the literal reading does not prove this one, e.g. its constant
+    depends on an object the reading binds later)."""
 
     name: str
     rests_on: str
@@ -146,11 +148,12 @@ class Reading:
     known_refutation: str | None = None
     unsatisfiable: tuple[Callable[..., Any], ...] | None = None
     growth: tuple[Callable[..., Any], ...] | None = None
+    certificates: tuple[Callable[..., Any], ...] | None = None
 
     def overrides(self) -> dict[str, Any]:
         """The claim fields this reading replaces."""
         fields = ("prefix", "assumptions", "subjects", "statement", "experiment", "quantifier", "known_refutation",
-                  "unsatisfiable", "growth")
+                  "unsatisfiable", "growth", "certificates")
         return {f: getattr(self, f) for f in fields if getattr(self, f) is not None}
 
 

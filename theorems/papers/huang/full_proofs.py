@@ -14,6 +14,8 @@ weighted sums):
 * the nearest-centre classifier as a linear classifier, argmin and argmax as sets (``nn_argmin_argmax``,
   ``nn_scores_identity``);
 * the simple contrastive loss's L'_2 (``simple_contrastive``);
+* Theorem 1 with the constant the checker derives for finite uniform augmentation sets, eta(eps) = |A|/(sqrt 2 eps)
+  (``theorem1_step``, ``theorem1_main``);
 * the first step of Theorem 2's proof: main-part samples inside S_eps embed within L delta + 2 eps of each other
   (``main_close``, with the triangle inequality of R^d proved: ``vec_triangle``).
 
@@ -35,7 +37,7 @@ SCRIPT = "huang_finite_sums"
 ALL_THEOREMS = ("cauchy_schwarz", "cauchy_schwarz_fro", "fro_triangle", "trace_gram", "trace_sum",
                 "trace_bound_sharp", "trace_bound", "theorem4_sharp", "theorem4", "lemma2_alignment", "lemma2",
                 "crosscorr_decomposition", "nn_scores_identity", "nn_argmin_argmax", "simple_contrastive",
-                "vec_triangle", "main_close")
+                "vec_triangle", "main_close", "theorem1_step", "theorem1_main")
 # the first part's label of huang.nn_classifier_linear (claims.py)
 NN_SETS = "argmin_k ||f(x) - mu_k|| = argmax_k (W f(x) + b)_k as sets (ties included)"
 
@@ -157,3 +159,15 @@ def triangle_coq() -> Certificate:
     return check(("vec_triangle", "fro_triangle"),
                  "||u + v|| <= ||u|| + ||v|| for the Euclidean norm of R^n and ||X + Y||_F <= ||X||_F + ||Y||_F for d x d "
                  "matrices, proved from Cauchy-Schwarz", f"every n and d; {MODEL}", parts=())
+
+
+def theorem1_coq() -> Certificate:
+    """Theorem 1, both parts with the checker-derived constant: L_align >= 2 eps^2 R_eps/|A|^2 and R_eps^2 <=
+    |A|^2/2 L_align/eps^2, every finite data distribution with uniform augmentation sets of one size |A|."""
+    return check(("theorem1_step", "theorem1_main"),
+                 "L_align >= 2 eps^2 R_eps / |A|^2 (theorem1_step: a sample outside S_eps has a pair of augmentations "
+                 "embedded more than eps apart, and its reverse, among its |A|^2 ordered pairs) and, for eps > 0, "
+                 "R_eps^2 <= |A|^2/2 * L_align / eps^2 (theorem1_main: R_eps <= 1), i.e. R_eps^2 <= eta(eps)^2 L_align "
+                 "with eta(eps) = |A|/(sqrt 2 eps)",
+                 f"every n, |A| >= 1, d, every encoder and every sample masses summing to 1, each A(x) uniform on |A| "
+                 f"augmentations, every eps (> 0 for theorem1_main); {MODEL}", parts=(hc.THEOREM1_MAIN, hc.THEOREM1_STEP))

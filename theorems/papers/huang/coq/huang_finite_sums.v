@@ -1,6 +1,7 @@
 (* Huang, Yi, Zhao, Jiang (ICLR 2023 slides, 004_86d461343230f9e1.txt): the Barlow Twins identities and
    inequalities ((1), Lemma 2, Theorem 4, the cross-correlation decomposition), the linear form of the
-   nearest-centre classifier, the simple contrastive loss and the first step of Theorem 2's proof, for EVERY dimension d, number of classes K,
+   nearest-centre classifier, the simple contrastive loss, Theorem 1 with the checker's constant and the first
+   step of Theorem 2's proof, for EVERY dimension d, number of classes K,
    number of samples n and augmentation-set size: finite sums by recursion on their length, expectations as
    finite weighted sums. Cauchy-Schwarz and the triangle inequality of the Frobenius norm are proved here
    (a non-negative quadratic has a non-positive discriminant), not assumed. Standalone: coqc -q huang_finite_sums.v *)
@@ -522,4 +523,91 @@ Proof.
   pose proof (Hlip x' y' ltac:(apply in_or_app; now left) ltac:(apply in_or_app; now right)) as Hxy.
   assert (L * vnorm m (vsub x' y') <= L * delta) by (apply Rmult_le_compat_l; assumption).
   lra.
+Qed.
+
+(* -- Theorem 1 with the constant the checker derives for finite uniform augmentation sets: n samples with masses
+   w x >= 0 summing to 1, each A(x) uniform on a >= 1 augmentations with embeddings F x i in R^d;
+   L_align = E_x E_{x1, x2 in A(x)} ||f(x1) - f(x2)||^2 (all a^2 ordered pairs), R_eps = the mass of the samples
+   outside S_eps, i.e. with some pair of augmentations embedded more than eps apart. Then
+   L_align >= 2 eps^2 R_eps / a^2 (theorem1_step) and R_eps^2 <= a^2/2 * L_align / eps^2 (theorem1_main):
+   eta(eps) = a / (sqrt 2 eps) = O(1/eps). -- *)
+Definition sqdist (d : nat) (u v : nat -> R) : R := sum d (fun c => (u c - v c) ^ 2).
+Definition Lalign (n a d : nat) (w : nat -> R) (F : nat -> nat -> nat -> R) : R :=
+  sum n (fun x => w x * (sum a (fun i => sum a (fun j => sqdist d (F x i) (F x j))) / (INR a * INR a))).
+Definition Reps (n : nat) (w : nat -> R) (out : nat -> bool) : R :=
+  sum n (fun x => w x * (if out x then 1 else 0)).
+
+Lemma sqdist_nonneg : forall d u v, 0 <= sqdist d u v.
+Proof. intros; unfold sqdist; apply sum_nonneg; intros; apply pow2_ge_0. Qed.
+
+Lemma sqdist_self : forall d u, sqdist d u u = 0.
+Proof. intros; unfold sqdist; apply sum_zero; intros; ring. Qed.
+
+Lemma sqdist_sym : forall d u v, sqdist d u v = sqdist d v u.
+Proof. intros; unfold sqdist; apply sum_ext; intros; ring. Qed.
+
+(* one sample outside S_eps: its a^2 ordered pairs hold the far pair and its reverse *)
+Lemma pairs_ge : forall a d (G : nat -> nat -> R) (eps : R) i j, (i < a)%nat -> (j < a)%nat ->
+  eps ^ 2 < sqdist d (G i) (G j) ->
+  2 * eps ^ 2 <= sum a (fun i' => sum a (fun j' => sqdist d (G i') (G j'))).
+Proof.
+  intros a d G eps i j Hi Hj Hfar.
+  assert (Hij : i <> j) by (intros ->; rewrite sqdist_self in Hfar; pose proof (pow2_ge_0 eps); lra).
+  assert (Hrows : forall i', (i' < a)%nat -> 0 <= sum a (fun j' => sqdist d (G i') (G j')))
+    by (intros; apply sum_nonneg; intros; apply sqdist_nonneg).
+  pose proof (sum_ge_two a (fun i' => sum a (fun j' => sqdist d (G i') (G j'))) i j Hrows Hi Hj Hij) as Htwo.
+  pose proof (sum_ge_one a (fun j' => sqdist d (G i) (G j')) j (fun j' _ => sqdist_nonneg d _ _) Hj) as Hrow_i.
+  pose proof (sum_ge_one a (fun j' => sqdist d (G j) (G j')) i (fun j' _ => sqdist_nonneg d _ _) Hi) as Hrow_j.
+  simpl in Hrow_i, Hrow_j. rewrite sqdist_sym in Hrow_j. lra.
+Qed.
+
+Theorem theorem1_step : forall n a d (w : nat -> R) (F : nat -> nat -> nat -> R) (out : nat -> bool) (eps : R),
+  (1 <= a)%nat -> (forall x, (x < n)%nat -> 0 <= w x) ->
+  (forall x, (x < n)%nat -> out x = true ->
+     exists i j, (i < a)%nat /\ (j < a)%nat /\ eps ^ 2 < sqdist d (F x i) (F x j)) ->
+  2 * eps ^ 2 * Reps n w out / (INR a * INR a) <= Lalign n a d w F.
+Proof.
+  intros n a d w F out eps Ha Hw Hout. unfold Lalign, Reps.
+  assert (Hpos : 0 < INR a * INR a) by (assert (0 < INR a) by (apply lt_0_INR; lia); nra).
+  unfold Rdiv at 1. rewrite Rmult_comm, <- sum_scal, <- sum_scal. apply sum_le. intros x Hx.
+  specialize (Hw x Hx).
+  assert (Hs : 0 <= sum a (fun i => sum a (fun j => sqdist d (F x i) (F x j))))
+    by (apply sum_nonneg; intros; apply sum_nonneg; intros; apply sqdist_nonneg).
+  destruct (out x) eqn:Eo.
+  - destruct (Hout x Hx Eo) as [i [j [Hi [Hj Hfar]]]].
+    pose proof (pairs_ge a d (F x) eps i j Hi Hj Hfar) as Hp.
+    assert (Hne : INR a <> 0) by (apply not_0_INR; lia).
+    replace (/ (INR a * INR a) * (2 * eps ^ 2 * (w x * 1))) with (w x * (2 * eps ^ 2 / (INR a * INR a)))
+      by (field; exact Hne).
+    apply Rmult_le_compat_l; [exact Hw|]. unfold Rdiv.
+    apply Rmult_le_compat_r; [apply Rlt_le, Rinv_0_lt_compat; exact Hpos | exact Hp].
+  - replace (/ (INR a * INR a) * (2 * eps ^ 2 * (w x * 0))) with 0 by ring.
+    apply Rmult_le_pos; [exact Hw|]. unfold Rdiv; apply Rmult_le_pos; [exact Hs | left; apply Rinv_0_lt_compat; lra].
+Qed.
+
+Theorem theorem1_main : forall n a d (w : nat -> R) (F : nat -> nat -> nat -> R) (out : nat -> bool) (eps : R),
+  (1 <= a)%nat -> 0 < eps -> (forall x, (x < n)%nat -> 0 <= w x) -> sum n w = 1 ->
+  (forall x, (x < n)%nat -> out x = true ->
+     exists i j, (i < a)%nat /\ (j < a)%nat /\ eps ^ 2 < sqdist d (F x i) (F x j)) ->
+  Reps n w out ^ 2 <= INR a ^ 2 / 2 * Lalign n a d w F / eps ^ 2.
+Proof.
+  intros n a d w F out eps Ha He Hw Hsum Hout.
+  assert (Hne : INR a <> 0) by (apply not_0_INR; lia).
+  assert (Hepsne : eps <> 0) by (apply Rgt_not_eq; exact He).
+  pose proof (theorem1_step n a d w F out eps Ha Hw Hout) as Hstep.
+  assert (Hr0 : 0 <= Reps n w out)
+    by (unfold Reps; apply sum_nonneg; intros x Hx; destruct (out x); pose proof (Hw x Hx); lra).
+  assert (Hr1 : Reps n w out <= 1).
+  { rewrite <- Hsum. unfold Reps. apply sum_le. intros x Hx. pose proof (Hw x Hx). destruct (out x); lra. }
+  assert (Ha0 : 0 < INR a) by (apply lt_0_INR; lia).
+  assert (He2 : 0 < eps ^ 2) by (apply pow_lt; exact He).
+  assert (Hsq : Reps n w out ^ 2 <= Reps n w out) by nra.
+  apply Rle_trans with (1 := Hsq).
+  apply (Rmult_le_reg_r (2 * eps ^ 2 / (INR a * INR a))).
+  - unfold Rdiv; apply Rmult_lt_0_compat; [lra | apply Rinv_0_lt_compat; nra].
+  - replace (INR a ^ 2 / 2 * Lalign n a d w F / eps ^ 2 * (2 * eps ^ 2 / (INR a * INR a)))
+      with (Lalign n a d w F) by (field; split; assumption).
+    replace (Reps n w out * (2 * eps ^ 2 / (INR a * INR a))) with (2 * eps ^ 2 * Reps n w out / (INR a * INR a))
+      by (field; exact Hne).
+    exact Hstep.
 Qed.
