@@ -45,6 +45,7 @@ TRUE = {
     "huang.nn_classifier_linear": fp.nn_classifier_coq,
     "huang.simple_contrastive": fp.simple_contrastive_coq,
     "huang.theorem2.main_close": fp.main_close_coq,
+    "huang.theorem1": fp.theorem1_coq,
 }
 
 
@@ -97,6 +98,10 @@ MUTANTS = {
     "main_close with 1.98 eps": ("main_close", "vnorm d (vsub (f x1) (f y1)) <= L * delta + 2 * eps.",
                                  "vnorm d (vsub (f x1) (f y1)) <= L * delta + (198 / 100) * eps."),
     "vector triangle with 0.99": ("vec_triangle", "<= vnorm n u + vnorm n v.", "<= (99 / 100) * (vnorm n u + vnorm n v)."),
+    "Theorem 1 step with 2.02": ("theorem1_step", "2 * eps ^ 2 * Reps n w out / (INR a * INR a) <= Lalign n a d w F.",
+                                 "(202 / 100) * eps ^ 2 * Reps n w out / (INR a * INR a) <= Lalign n a d w F."),
+    "Theorem 1 with |A|^2/2 * 0.99": ("theorem1_main", "Reps n w out ^ 2 <= INR a ^ 2 / 2 * Lalign n a d w F / eps ^ 2.",
+                                      "Reps n w out ^ 2 <= (99 / 100) * (INR a ^ 2 / 2 * Lalign n a d w F / eps ^ 2)."),
 }
 
 
