@@ -519,7 +519,9 @@ def _check_sh(stems: Sequence[str]) -> str:
         "fi\n"
         f"for f in {' '.join(f'{stem}.v' for stem in stems)}; do\n"
         '  echo "coqc -q $f"\n'
-        '  out=$(coqc -q "$f" 2>&1) || { printf \'%s\\n\' "$out"; echo "REJECTED: $f"; exit 1; }\n'
+        '  out=$(coqc -q "$f" 2>&1); rc=$?\n'
+        '  rm -f "${f%.v}.vo" "${f%.v}.vok" "${f%.v}.vos" "${f%.v}.glob" ".${f%.v}.aux"  # keep only the scripts\n'
+        '  [ $rc -eq 0 ] || { printf \'%s\\n\' "$out"; echo "REJECTED: $f"; exit 1; }\n'
         "  axioms=$(printf '%s\\n' \"$out\" | awk '/^Axioms:/{a=1;next} /^Closed under/{a=0} "
         "a && /^[^ \\t]/ {print $1}' | sort -u)\n"
         '  for ax in $axioms; do\n'
@@ -527,6 +529,7 @@ def _check_sh(stems: Sequence[str]) -> str:
         '  done\n'
         '  echo "  axioms: ${axioms:-none (closed under the global context)}" | tr "\\n" " "; echo\n'
         "done\n"
+        "rm -f .lia.cache .nia.cache .nra.cache\n"
         'echo "all scripts accepted"\n')
 
 

@@ -394,6 +394,8 @@ def test_check_sh_rechecks_every_script_lists_axioms_per_claim_and_refuses_an_ed
     done = subprocess.run(["sh", str(check)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stdout.rstrip().endswith("all scripts accepted"), done.stdout + done.stderr
     assert "axioms: ClassicalDedekindReals" in done.stdout
+    assert sorted(p.name for p in (tmp_path / "coq").iterdir()) == ["README.md", "SHA256SUMS", "check.sh",
+                                                                     "merad_lse.v", "merad_scalar.v"]  # no build files
     lse = tmp_path / "coq" / "merad_lse.v"
     lse.write_text(lse.read_text().replace("ln (INR (length (x :: l)))", "0"))
     edited = subprocess.run(["sh", str(check)], capture_output=True, text=True, timeout=300)
