@@ -209,7 +209,7 @@ def certify_step(step: Step, claim: StatementClaim) -> tuple[StepStatus, str, li
         certs += checks
         if all(c.ok for c in checks):
             proof = named_result_proof(step.named.result)
-            if proof is not None and proof.ok and proof.complete and not proof.modulo:
+            if proof is not None and proof.ok and proof.complete and not proof.modulo and all(c.complete for c in checks):
                 return StepStatus.CERTIFIED, f"{step.named.result.name}, proved: {proof.method}", [*certs, proof]
             return StepStatus.NAMED, NAMED_PREFIX + step.named.result.name, certs
     return StepStatus.UNCHECKED, "", certs
@@ -302,7 +302,8 @@ _KEYED: dict[tuple[str, str], tuple[StepStatus, dict[str, Any]]] = {}  # (kind, 
 
 
 def named_check(key: str) -> tuple[StepStatus, dict[str, Any]]:
-    """A registered named-result instance: NAMED when every hypothesis of the result is certified for it."""
+    """A registered named-result instance: NAMED when every hypothesis of the result is certified for it;
+    CERTIFIED when, moreover, the result itself is proved and the hypotheses on their whole domain."""
     if ("named", key) not in _KEYED:
         instance = registry.current().named(key)
         if instance is None:
@@ -311,7 +312,7 @@ def named_check(key: str) -> tuple[StepStatus, dict[str, Any]]:
         status = StepStatus.NAMED if all(c.ok for c in certs.values()) else StepStatus.UNCHECKED
         proof = named_result_proof(instance.result)
         proved = proof is not None and proof.ok and proof.complete and not proof.modulo
-        if status == StepStatus.NAMED and proved:
+        if status == StepStatus.NAMED and proved and all(c.complete for c in certs.values()):
             status = StepStatus.CERTIFIED
         _KEYED[("named", key)] = (status, {
             "named": key, "result": instance.result.name, "statement": instance.result.statement,

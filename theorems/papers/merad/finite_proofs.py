@@ -134,3 +134,12 @@ def sup_le_mean_coq(timeout: float = 120.0) -> Certificate:
                   "L_sup(f, T) <= L^mu_sup(f, T) for every task T, every non-empty subset of C: L_sup(f, T) is the "
                   "infimum over W of the objective J(W) of (3) restricted to T, L^mu_sup(f, T) = J(W^mu) with the mean "
                   "classifier W^mu of (4), one of the W (lemma1_left)", SETTING + " (Coq)", timeout)
+
+
+def jensen_coq(timeout: float = 120.0) -> Certificate:
+    """The named result of the proofs' Jensen step, proved: phi(t) = log(1 + sum_i e^{t_i}) (zeta for one negative,
+    LSE(0, .) for N) lies above its tangent plane, so E phi(T) >= phi(E T) on every finite distribution."""
+    return _check("merad_lemma12", lemma12_script(), ("jensen_lower",), LEMMA12_THEOREMS,
+                  "Jensen's inequality for phi(t) = log(1 + sum_i exp(t_i)) on finite distributions, in the form the proofs "
+                  "of Lemmas 1 and 2 use it: L^N_un(f) >= E_{c, x, c-_1..c-_N} phi(a_{c-_1}, ..., a_{c-_N}) (the tangent "
+                  "plane of phi at the mean lies below phi: phi_tangent, from 1 + u <= e^u)", SETTING + " (Coq)", timeout)

@@ -9,6 +9,8 @@ with symbolic rho) leaves the step ``tested`` (the README's "Proof chains" lists
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import itertools
 import math
 
@@ -19,6 +21,7 @@ from numerics.certificate import Certificate
 from theorems import (CHEBYSHEV, convex_by_second_derivative, finite_support, Instance, JENSEN, MONOTONE, NamedResult,
                       nonnegative_by_sympy)
 from theorems.papers.merad import chebyshev_proof
+from theorems.papers.merad import finite_proofs
 from theorems.papers.merad.certificates import lemma7_loss_vectors_symbolic
 from theorems.papers.merad.plugin import PLUGIN
 
@@ -75,25 +78,18 @@ def cross_entropy_of_mean_classifier() -> Certificate:
                        domain="every n >= 1 and every real s_1..s_n (symbolic n)", ok=_exp_equal(lhs, rhs))
 
 
-def lse_convex(n_max: int = 8) -> Certificate:
-    """LSE(0, x_1..x_N) is convex on R^N: its Hessian diag(v) - v v^T (v = softmax) is PSD, since
-    w^T (diag(v) - v v^T) w = sum_{i<j} v_i v_j (w_i - w_j)^2 when sum_i v_i = 1 (Lagrange's identity,
-    checked by sympy for each size)."""
-    ok = True
-    for n in range(2, n_max + 2):  # LSE(0, x) has n = N + 1 entries
-        v = sympy.symbols(f"v1:{n + 1}", positive=True)
-        w = sympy.symbols(f"w1:{n + 1}", real=True)
-        quad = sum(v[i] * w[i] ** 2 for i in range(n)) * sum(v) - sum(v[i] * w[i] for i in range(n)) ** 2
-        lagrange = sum(v[i] * v[j] * (w[i] - w[j]) ** 2 for i in range(n) for j in range(i + 1, n))
-        ok &= sympy.expand(quad - lagrange) == 0
-    return Certificate(method="sympy (Lagrange's identity, each size)",
-                       statement="LSE(0, x) is convex on R^N: Hessian diag(v) - v v^T with v = softmax(0, x) and "
-                                 "w^T H w = sum_{i<j} v_i v_j (w_i - w_j)^2 >= 0 (sum_i v_i = 1)",
-                       domain=f"N = 1..{n_max} (the subjects use N <= 6)", ok=bool(ok), complete=False)
+# the proofs' Jensen step on finite distributions, for phi(t) = log(1 + sum_i e^{t_i}), proved in merad_lemma12.v
+JENSEN_FINITE = NamedResult("Jensen's inequality (finite distributions, phi(t) = log(1 + sum_i e^{t_i}))",
+                            JENSEN.statement, JENSEN.hypotheses, proof=finite_proofs.jensen_coq)
 
 
 def _jensen(convex: object, what: str) -> Instance:
-    return Instance(JENSEN, {"f is convex": convex, "X is integrable": lambda: finite_support(what)})
+    return Instance(JENSEN_FINITE, {"f is convex": convex, "X is integrable": lambda: finite_support(what)})
+
+
+def _lse_convex_every_n() -> Certificate:
+    """LSE(0, .) = phi is convex on R^N for every N: it lies above its tangent planes (phi_tangent, Coq)."""
+    return replace(finite_proofs.jensen_coq(), statement="phi(t) = LSE(0, t) lies above its tangent planes: convex, every N")
 
 
 def _softplus_convex() -> Certificate:
@@ -167,7 +163,8 @@ PLUGIN.step_certificate("merad.p_cc_event", p_cc_event)
 PLUGIN.step_certificate("merad.uniform_subsets", uniform_subsets)
 PLUGIN.step_certificate("merad.first_index_law", first_index_law)
 PLUGIN.named_step("merad.jensen_softplus", _jensen(_softplus_convex, "zeta(f(x)^T (f(x-) - f(x+))) given (c, c-, x)"))
-PLUGIN.named_step("merad.jensen_lse", _jensen(lse_convex, "LSE(0, f(x)^T (f(x-_i) - f(x+))) given (c, c-_1..c-_N, x)"))
+PLUGIN.named_step("merad.jensen_lse", _jensen(_lse_convex_every_n,
+                                              "LSE(0, f(x)^T (f(x-_i) - f(x+))) given (c, c-_1..c-_N, x)"))
 PLUGIN.named_step("merad.monotone_log1p", Instance(MONOTONE, {
     "g is non-decreasing": _log1p_increasing,
     "a <= b": lambda: nonnegative_by_sympy(sympy.exp(_t), "the dropped terms e^{a_i} (b - a is their sum)"),
