@@ -177,3 +177,28 @@ def test_coq_definitions_are_the_checkers_quantities(uniform):
     assert Lsup_mu(list(range(NC))) == pytest.approx(float(cl.l_sup_mu(arr)), rel=1e-12)
     for k in (1, 2):
         assert Lsup_mu_k(k) == pytest.approx(float(cl.l_sup_mu_k(arr, k)), rel=1e-12)
+
+
+# the other theorems of merad_lemma12.v that certify something on their own, each with a constant moved 1 % the
+# wrong way: lemma1_left (merad.sup_le_mean) and jensen_lower (the Jensen step the merad pages cite by name)
+LEMMA12_MUTANTS = {
+    "lemma1_left": ("Lsup d rho D T m -> m <= Lsup_mu d rho D T.",
+                    "Lsup d rho D T m -> m <= 99 / 100 * Lsup_mu d rho D T."),
+    "jensen_lower": ("  <= LunN d NC rho D N.\nProof.\n  intros d NC rho D N Hs. unfold LunN.",
+                     "  <= 99 / 100 * LunN d NC rho D N.\nProof.\n  intros d NC rho D N Hs. unfold LunN."),
+}
+
+
+@needs_coq
+def test_sup_le_mean_and_the_jensen_step_are_proved():
+    for cert in (fp.sup_le_mean_coq(), fp.jensen_coq()):
+        assert cert.ok and cert.complete and cert.modulo == (), cert.details.get("reason")
+
+
+@needs_coq
+@pytest.mark.parametrize("theorem", list(LEMMA12_MUTANTS))
+def test_lemma12_mutants_are_rejected(theorem: str):
+    old, new = LEMMA12_MUTANTS[theorem]
+    cert = fp._check(f"merad_lemma12_{theorem}_mutant", coq.restated(fp.lemma12_script(), old, new), (theorem,),
+                     fp.LEMMA12_THEOREMS, "mutant", "mutant", 120.0)
+    assert not cert.ok and cert.details["reason"] == "Coq rejected the script"
