@@ -190,3 +190,23 @@ def test_the_xdist_controller_loads_no_paper(pytester: pytest.Pytester) -> None:
     assert not _collects(pytester.parseconfigure("-n", "2", "-p", "no:cacheprovider"))
     assert _collects(pytester.parseconfigure("-n", "0", "-p", "no:cacheprovider"))
     assert _collects(pytester.parseconfigure("-p", "no:cacheprovider"))
+
+
+def test_an_inequality_reports_its_best_ratio_with_a_witness_that_replays(tmp_path: Path) -> None:
+    """report.json gives every inequality part's best ratio; its witness replays to the same ratio (exit 0), and an
+    edited ratio does not (exit 1)."""
+    out = tmp_path / "report"
+    res = runner.invoke(app, ["audit", "--claim", "merad.lse.max_bounds", "--profile", "quick", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    (claim,) = json.loads((out / "report.json").read_text())["claims"]
+    rows = {t["part"]: t for t in claim["tightness"]}
+    assert set(rows) == {"max(x) <= LSE(x)", "LSE(x) <= max(x) + log n"}
+    assert all(0 < t["best_ratio"] <= 1 + 1e-9 for t in rows.values())
+    assert "tightness of `LSE(x) <= max(x) + log n`: best smaller side / larger side" in (out / "report.md").read_text()
+    witness = out / "witnesses" / "merad.lse.max_bounds.tight2.json"
+    replayed = runner.invoke(app, ["replay", str(witness)])
+    assert replayed.exit_code == 0 and "reaches the recorded ratio" in replayed.output, replayed.output
+    data = json.loads(witness.read_text())
+    data["ratio"] = data["ratio"] * 0.9
+    witness.write_text(json.dumps(data))
+    assert runner.invoke(app, ["replay", str(witness)]).exit_code == 1

@@ -171,11 +171,27 @@ def test_adversarial_search_alone_finds_a_thin_counterexample() -> None:
     claim = Claim("test.thin", Kind.INEQUALITY, SRC,
                   parts(Le(vec.lse_x, vec.max_x + sympy.Rational(999, 1000) * log(vec.n))),
                   subjects=(Vectors(),))
-    result = check_claim(claim, Budget(examples=0, adversarial_starts=4, adversarial_steps=200), seed=0)
+    result = check_claim(claim, Budget(examples=0, adversarial_starts=4, adversarial_steps=200, tightness_starts=0),
+                         seed=0)
     assert result.verdict == Verdict.REFUTED
     assert result.witness["found_by"] == "adversarial"
     x = np.asarray(result.witness["subject"]["values"]["x"])
     assert np.ptp(x) < 0.1
+
+
+def test_tightness_search_alone_climbs_the_ratio_to_a_thin_counterexample_and_records_its_best() -> None:
+    """No random draw, no adversary: the tightness search starts from strategy draws, climbs the ratio and finds
+    the same thin violation; on the true bound (log n) it reports a best ratio near 1 with a witness."""
+    thin = Claim("test.thin2", Kind.INEQUALITY, SRC,
+                 parts(Le(vec.lse_x, vec.max_x + sympy.Rational(999, 1000) * log(vec.n))), subjects=(Vectors(),))
+    alone = Budget(examples=0, adversarial_starts=0, adversarial_steps=200, tightness_starts=3)
+    result = check_claim(thin, alone, seed=0)
+    assert result.verdict == Verdict.REFUTED and result.witness["found_by"] == "tightness"
+    true = Claim("test.true2", Kind.INEQUALITY, SRC, parts(Le(vec.lse_x, vec.max_x + log(vec.n))), subjects=(Vectors(),))
+    result = check_claim(true, alone, seed=0)
+    (row,) = result.tightness
+    assert result.verdict == Verdict.CONSISTENT and 0.99 < row["best_ratio"] <= 1 + 1e-12
+    assert row["witness"]["kind"] == "tightness" and row["witness"]["ratio"] == row["best_ratio"]
 
 
 def test_needed_symbols_come_in_one_order_whatever_the_hash_seed() -> None:

@@ -354,7 +354,8 @@ def test_paper_and_claim_select_their_union(tmp_path: Path) -> None:
 def test_a_zero_budget_says_nothing_was_drawn() -> None:
     fam, q, _ = _constant_family(0.5)
     claim = Claim("t.zero", Kind.INEQUALITY, SRC, parts(Le(q, 1)), subjects=(fam,))
-    result = check_claim(claim, Budget(examples=0, adversarial_starts=0, adversarial_steps=0, shrink_tries=0))
+    result = check_claim(claim, Budget(examples=0, adversarial_starts=0, adversarial_steps=0, shrink_tries=0,
+                                       tightness_starts=0))
     assert result.verdict == Verdict.UNTESTED and "nothing was drawn" in result.reason
 
 

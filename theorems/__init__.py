@@ -34,7 +34,7 @@ _drop_working_directory()
 
 from numerics.errors import AssumptionError, ClcheckError  # noqa: E402
 from theorems.engine.claim import (Assumption, Claim, Eq, ExperimentClaim, Ge, Gt, Kind, Le, Lt, Part,
-                                   RunContext, Source, StatementClaim, UnencodableClaim, parts)
+                                   RunContext, Sharp, Source, StatementClaim, UnencodableClaim, parts)
 from theorems.engine.errors import ClaimError, PluginError, WitnessError  # noqa: E402
 from theorems.engine.experiment import (ExperimentOutcome, Growth, Observation, RegimeCheck,  # noqa: E402
                                        markdown_table, median_interval_note, seed_interval)
@@ -55,7 +55,7 @@ __all__ = [
     "Assumption", "AssumptionError", "Bound", "ClcheckError", "Claim", "ClaimError", "ClaimResult", "Eq",
     "ExperimentClaim", "ExperimentOutcome", "Ge", "Growth", "Gt", "Informative", "Kind", "Le", "Lt", "Observation",
     "Paper", "Part", "PartStatus", "Plugin", "PluginError", "Reading", "RegimeCheck", "Registry", "RunContext",
-    "Source", "StatementClaim", "UnencodableClaim", "Verdict", "WitnessError", "all_claims", "exists", "forall",
+    "Sharp", "Source", "StatementClaim", "UnencodableClaim", "Verdict", "WitnessError", "all_claims", "exists", "forall",
     "get", "parts", "quantity",
     # experiments: what they measure, the shared tables and figures, the training runs several claims share
     "Prerequisite", "colormap", "markdown_table", "median_interval_note", "save_figure", "seed_interval", "subplots",

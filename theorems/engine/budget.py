@@ -13,17 +13,21 @@ from theorems.engine.errors import OptionError
 
 @dataclass(frozen=True)
 class Budget:
-    """Random examples per claim, adversarial starts and steps, shrink attempts, and whether
-    exhaustive sweeps and experiments take their quick (thin) form."""
+    """Random examples per claim, adversarial starts and steps, shrink attempts, whether exhaustive
+    sweeps and experiments take their quick (thin) form, and the tightness search's starts and discrete
+    moves (theorems.engine.tightness)."""
 
     examples: int = 200
     adversarial_starts: int = 8
     adversarial_steps: int = 150
     shrink_tries: int = 400
     quick: bool = False
+    tightness_starts: int = 3  # per inequality part and family: the best subjects seen, then strategy draws
+    tightness_moves: int = 60  # discrete neighbour evaluations per start
 
     def __post_init__(self) -> None:
-        for name in ("examples", "adversarial_starts", "adversarial_steps", "shrink_tries"):
+        for name in ("examples", "adversarial_starts", "adversarial_steps", "shrink_tries", "tightness_starts",
+                     "tightness_moves"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise OptionError(f"{name} = {value!r}: must be an integer >= 0")
@@ -34,9 +38,10 @@ class Budget:
 
 
 PROFILES: dict[str, Budget] = {
-    "quick": Budget(examples=100, adversarial_starts=4, adversarial_steps=100, quick=True),
+    "quick": Budget(examples=100, adversarial_starts=4, adversarial_steps=100, quick=True, tightness_starts=2,
+                    tightness_moves=30),
     "audit": Budget(examples=200, adversarial_starts=8, adversarial_steps=150),
-    "deep": Budget(examples=400, adversarial_starts=16, adversarial_steps=250),
+    "deep": Budget(examples=400, adversarial_starts=16, adversarial_steps=250, tightness_starts=6, tightness_moves=120),
 }
 
 

@@ -19,6 +19,7 @@ import functools
 import math
 import time
 import traceback
+from typing import Any
 from pathlib import Path
 
 from numerics.certificate import Certificate, timed
@@ -31,6 +32,7 @@ from theorems.engine.registry import proofs_for
 from theorems.engine.rules import experiment_verdict, growth_verdict, refuting_evidence, still_refutes
 from theorems.engine.search import adversarial_search, exhaustive_search, random_search
 from theorems.engine.shrink import shrink
+from theorems.engine.tightness import RATIO, inequality_parts, sharp_report, tightness_search
 from theorems.engine.tolerance import is_violation
 from theorems.engine.informative import RANGE_RULE
 from theorems.engine.experiment import draw_verdict_map
@@ -38,7 +40,7 @@ from theorems.engine.logic import disagree, prefix_json, prefix_text
 from theorems.engine.limits import Interrupted, TimeLimitExceeded, ctrl_c_is_interrupted, short_path, time_limit
 from theorems.engine.verdict import UNDECIDED, ClaimResult, Extremes, PartStatus, Verdict
 from theorems.engine.witness import (experiment_witness, growth_witness, recorded_witness, recorded_witness_path,
-                                     replay, replay_growth, witness_json, write_witness)
+                                     replay, replay_growth, tightness_witness, witness_json, write_witness)
 
 
 def check_claim(claim: AnyClaim, budget: Budget | None = None, seed: int = 0,
@@ -197,6 +199,7 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
             random_search(claim, family, share, ctx.seed + 7919 * i, tracker)
         exhaustive_search(claim, family, budget.quick, tracker)
         adversarial_search(claim, family, budget, ctx.seed + 104729 * i, tracker)
+        tightness_search(claim, family, budget, ctx.seed + 15485863 * i, tracker)
 
     recorded = recorded_witness(claim)
     replayed = replay(recorded, claim) if recorded is not None and recorded.get("kind") != "growth" else None
@@ -208,6 +211,7 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
         still_refutes = replay_growth(recorded, claim)[1] == Verdict.REFUTED
 
     _fill_stats(result, tracker, claim)
+    result.tightness = _tightness(claim, tracker, ctx.seed)
     vacuity = [timed(c) for c in claim.vacuity]
     result.certificate = [c.to_json() for c in certificates + vacuity] or None
     result.part_status = part_status(claim, certificates, tracker)
@@ -368,6 +372,25 @@ def part_status(claim: StatementClaim, certificates: list[Certificate], tracker:
         else:
             status[label] = PartStatus.UNCHECKED
     return status
+
+
+def _tightness(claim: StatementClaim, tracker: Tracker, seed: int) -> list[dict[str, Any]]:
+    """Per inequality part: the best ratio found, where, and a witness that replays it; with the sharp
+    constant where the claim declares one."""
+    out = []
+    sharp = {s.part: s for s in claim.sharp}
+    for part in inequality_parts(claim):
+        label = str(part)
+        best = tracker.best_for(label)
+        row: dict[str, Any] = {"part": label, "measure": RATIO, "best_ratio": None, "witness": None}
+        if best:
+            row["best_ratio"] = tracker.best[label][0][0]
+            row["found_by"] = best[0].found_by
+            row["witness"] = tightness_witness(claim, best[0], label, row["best_ratio"], seed)
+        if label in sharp:
+            row["sharp"] = sharp_report(sharp[label], claim, best[0] if best else None)
+        out.append(row)
+    return out
 
 
 def _fill_stats(result: ClaimResult, tracker: Tracker, claim: StatementClaim) -> None:

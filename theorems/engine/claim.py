@@ -263,6 +263,21 @@ class ClaimBase:
 
 
 @dataclass(frozen=True)
+class Sharp:
+    """The sharp constant of an inequality part, beside the printed one: ``printed`` and ``sharp`` in words,
+    ``certified`` when a certificate proves the sharp value (else it is an estimate), and ``sides`` -- the
+    part's (smaller, larger) sides with the sharp constant in place of the printed one, as expressions over the
+    claim's quantities -- so the report can say how close the search came to the sharp bound (their ratio at
+    the subject with the best ratio)."""
+
+    part: str
+    printed: str
+    sharp: str
+    certified: bool
+    sides: tuple[Any, Any] | None = None
+
+
+@dataclass(frozen=True)
 class StatementClaim(ClaimBase):
     """A statement over named quantities, checked on subjects.
 
@@ -299,9 +314,15 @@ class StatementClaim(ClaimBase):
     unsatisfiable: tuple[Callable[[], "Certificate"], ...] = ()
     # an asymptotic statement's ratio along parametric witness families: each call measures a Growth
     growth: tuple[Callable[[], "Growth"], ...] = ()
+    # the sharp constant of an inequality part, beside the printed one (the report gives both and the search's best)
+    sharp: tuple["Sharp", ...] = ()
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        labels = [str(p) for p in self.statement]
+        unknown = [s.part for s in self.sharp if s.part not in labels]
+        if unknown:
+            raise ClaimError(f"claim {self.id}: sharp constants name parts it does not have: {unknown}")
         if not self.statement:
             raise ClaimError(f"claim {self.id} has an empty statement: give parts(...), or register an "
                              "ExperimentClaim or an UnencodableClaim")

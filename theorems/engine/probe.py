@@ -22,6 +22,7 @@ from theorems.engine.family import SubjectFamily
 SCREEN_AUDIT_EVERY = 10
 MAX_DPS = 1920  # a violation must be stable when the precision is doubled, up to this
 ENOUGH_VIOLATIONS = 3  # after this many confirmed violations, large subjects are not confirmed
+KEEP_BEST = 3  # per part, the subjects with the largest ratio kept for the tightness search
 
 
 @dataclass
@@ -153,6 +154,11 @@ class Tracker:
     unstable: int = 0  # candidates whose high-precision margin never stabilized
     screen_skipped: int = 0  # screen audits skipped: the subject is too large for mpmath
     unconfirmed: int = 0  # candidates left unconfirmed (no high-precision twin, or already refuted)
+    best: dict[str, list[tuple[float, Probe]]] = field(default_factory=dict)  # part -> its best ratios, largest first
+
+    def best_for(self, label: str) -> list[Probe]:
+        """The informative subjects with the largest ratio of part ``label`` seen so far (largest first)."""
+        return [p for _, p in self.best.get(label, [])]
 
     def probe(self, family: SubjectFamily, subject: Any, found_by: str = "random") -> Probe:
         self.seen += 1
@@ -198,9 +204,20 @@ class Tracker:
             trivial = trivial_reason(v.part, v, p.family, p.subject)
             informative |= trivial is None
             stats.record_value(float(v.slack), v.ratio, desc, trivial, bound_value(v.part, v))
+            if trivial is None and v.ratio is not None and math.isfinite(v.ratio):
+                self._keep_best(label, float(v.ratio), p)
         self.nontrivial += int(informative)
         if p.violated:
             self.violations.append(p)
+
+    def _keep_best(self, label: str, ratio: float, p: Probe) -> None:
+        """Keep the KEEP_BEST probes with the largest ratio of a part (the tightness search's starts, the
+        report's best-ratio witness)."""
+        kept = self.best.setdefault(label, [])
+        if len(kept) < KEEP_BEST or ratio > kept[-1][0]:
+            kept.append((ratio, p))
+            kept.sort(key=lambda rp: -rp[0])
+            del kept[KEEP_BEST:]
 
     def screen_report(self) -> dict[str, Any]:
         return {"audited": self.screen_audits, "max_error_in_tol": self.screen_max_error,

@@ -149,6 +149,7 @@ class ClaimResult:
     # the logical form (theorems.engine.logic): the prefix in printed order, every reading with its
     # hypotheses and verdict (the literal one first: the headline), and whether decided readings disagree
     growth: list[dict[str, Any]] = field(default_factory=list)  # statement claims: ratios along witness families
+    tightness: list[dict[str, Any]] = field(default_factory=list)  # per inequality part: best ratio, witness, sharp
     prefix: list[dict[str, Any]] = field(default_factory=list)
     readings: list[dict[str, Any]] = field(default_factory=list)
     reading_sensitive: bool = False

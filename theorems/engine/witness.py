@@ -34,6 +34,7 @@ MAX_WITNESS_BYTES = 32 * 2**20  # a learned encoder's subject (1 797 digits x d 
 REQUIRED_FIELDS = ("claim", "family", "subject", "subject_sha256")
 GROWTH_FIELDS = ("claim", "kind", "growth")
 EXPERIMENT_FIELDS = ("claim", "kind", "evidence", "audit_seed", "quick")
+TIGHTNESS_FIELDS = ("claim", "kind", "family", "part", "ratio", "subject", "subject_sha256")
 
 
 def subject_checksum(subject_json: Any) -> str:
@@ -60,6 +61,29 @@ def witness_json(claim: StatementClaim, p: Probe, seed: int, role: str) -> dict[
         "subject_sha256": subject_checksum(subject), "dps": p.dps, "seed": seed,
         "found_by": p.found_by, "parts": parts,
     }
+
+
+def tightness_witness(claim: StatementClaim, p: Probe, part: str, ratio: float, seed: int) -> dict[str, Any] | None:
+    """A replayable record of the subject where part ``part`` came closest to binding (its ratio smaller side /
+    larger side); None for a family that cannot write its subjects."""
+    try:
+        subject = p.family.to_json(p.subject)
+    except NotImplementedError:
+        return None
+    return {"version": WITNESS_VERSION, "kind": "tightness", "claim": claim.id, "reading": claim.reading,
+            "plugin": origin(claim.id), "family": p.family.name, "part": part, "ratio": ratio,
+            "description": p.family.describe(p.subject), "subject": subject,
+            "subject_sha256": subject_checksum(subject), "seed": seed, "found_by": p.found_by}
+
+
+def replay_tightness(data: dict[str, Any], claim: StatementClaim) -> tuple[float | None, Probe]:
+    """The recorded part's ratio on the witness subject, re-evaluated in high precision."""
+    family, subject = witness_subject(data, claim)
+    p = probe(claim, family, subject, found_by="tightness witness", force_confirm=True)
+    for v in p.confirmed or []:
+        if str(v.part) == data["part"]:
+            return v.ratio, p
+    raise WitnessError(f"claim {claim.id} has no inequality part labelled {data['part']!r} on this subject")
 
 
 def growth_witness(claim: StatementClaim, growth: Any, why: str, seed: int) -> dict[str, Any]:
@@ -111,6 +135,8 @@ def witness_files(result: Any) -> list[tuple[str, dict[str, Any]]]:
            if w is not None]
     out += [(f"{result.id}@{slug(r['name'])}.json", r["witness"]) for r in result.readings
             if r.get("witness") is not None]
+    out += [(f"{result.id}.tight{i}.json", row["witness"]) for i, row in enumerate(result.tightness, 1)
+            if row.get("witness") is not None]
     return out
 
 
@@ -134,7 +160,8 @@ def read_witness(path: Path) -> dict[str, Any]:
         raise WitnessError(str(exc)) from None
     if not isinstance(data, dict):
         raise WitnessError(f"witness file {str(path)!r} holds a JSON {type(data).__name__}, not an object")
-    needed = {"growth": GROWTH_FIELDS, "experiment": EXPERIMENT_FIELDS}.get(data.get("kind"), REQUIRED_FIELDS)
+    needed = {"growth": GROWTH_FIELDS, "experiment": EXPERIMENT_FIELDS,
+              "tightness": TIGHTNESS_FIELDS}.get(data.get("kind"), REQUIRED_FIELDS)
     missing = [k for k in needed if k not in data]
     if missing:
         raise WitnessError(f"witness file {str(path)!r} lacks the field(s) {', '.join(missing)}: "

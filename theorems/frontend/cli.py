@@ -33,7 +33,7 @@ from theorems.engine.registry import (all_claims, get, import_time_limit, papers
                                       structure, unknown_prefixes)
 from theorems.engine.verdict import Verdict
 from theorems.engine.witness import (read_witness, replay as replay_witness, replay_experiment, replay_growth,
-                                     witness_files, write_witness)
+                                     replay_tightness, witness_files, write_witness)
 from theorems.frontend import proof_pages as pf
 from theorems.frontend import proof_run as pr
 from theorems.frontend import schedule
@@ -282,6 +282,9 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
     if data.get("kind") == "growth":
         _replay_growth(data, claim)
         return
+    if data.get("kind") == "tightness":
+        _replay_tightness(data, claim)
+        return
     p = replay_witness(data, claim)
     console.print(f"claim {claim.id}: {escape(claim.statement_text())}")
     console.print(f"subject: {escape(p.family.describe(p.subject))}")
@@ -295,6 +298,20 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
     else:
         console.print(f"[yellow]the witness no longer refutes {claim.id}[/yellow]")
         raise typer.Exit(1)
+
+
+def _replay_tightness(data: dict, claim: Any) -> None:
+    """A tightness witness: the part's ratio on the recorded subject, again, in high precision; exit 0 iff it is
+    the recorded ratio (to 1e-6, relative)."""
+    ratio, p = replay_tightness(data, claim)
+    recorded = float(data["ratio"])
+    console.print(f"claim {claim.id}, part {escape(str(data['part']))}")
+    console.print(f"subject: {escape(p.family.describe(p.subject))}")
+    console.print(f"smaller side / larger side: {ratio!r} (mpmath, {p.dps} digits); recorded {recorded!r}")
+    if ratio is None or abs(ratio - recorded) > 1e-6 * max(1.0, abs(recorded)):
+        console.print("[yellow]the witness no longer reaches the recorded ratio[/yellow]")
+        raise typer.Exit(1)
+    console.print("the witness reaches the recorded ratio")
 
 
 def _replay_experiment(data: dict, claim: Any) -> None:

@@ -140,6 +140,13 @@ def _details(r: ClaimResult) -> list[str]:
                    f"min slack {fmt(p.min_slack)}, worst ratio {fmt(p.worst_ratio)}"
                    + (f"; uninformative: {', '.join(f'{k} ({n})' for k, n in p.trivial_reasons.items())}"
                       if p.trivial_reasons else ""))
+    for i, t in enumerate(r.tightness, 1):
+        if t["best_ratio"] is None:
+            out.append(f"- tightness of `{t['part']}`: no informative subject with a positive larger side")
+            continue
+        out.append(f"- tightness of `{t['part']}`: best {t['measure']} {fmt(t['best_ratio'], 6)} (found by "
+                   f"{t['found_by']}; witness `witnesses/{r.id}.tight{i}.json`, `clcheck replay` re-evaluates it)"
+                   + (f"; {t['sharp']['text']}" if t.get("sharp") else ""))
     if r.certificate:
         for c in r.certificate:
             out.append(f"- certificate [{c['method']}] {'PROVED' if c['ok'] else 'not proved'}: "

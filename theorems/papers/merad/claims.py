@@ -9,7 +9,7 @@ where the print is not a finite condition); logarithms are natural.
 from __future__ import annotations
 
 import numpy as np
-from sympy import Abs, Eq, Ge, Gt, Le, Limit, Max, Rational, binomial, exp, harmonic, log, oo, pi
+from sympy import Abs, Eq, Ge, Gt, Le, Limit, Max, Rational, binomial, exp, harmonic, log, oo, pi, sqrt
 
 from numerics.backend import FLOAT
 from theorems.papers.merad import lemma3_tightness
@@ -25,7 +25,7 @@ from theorems.subjects import mixtures as mx
 from theorems.subjects import triplets as tp
 from theorems.subjects import vectors as vec
 from theorems import (Assumption, Claim, exists, ExperimentClaim, forall, Informative,
-                      Kind, Part, parts, Reading, Source)
+                      Kind, Part, parts, Reading, Sharp, Source)
 from theorems.papers.merad.plugin import PLUGIN
 from theorems.subjects.coupons import BETA_GRID, class_draws, coupon_collector, k_subsets
 from theorems.subjects.learned import NormSnapshots
@@ -361,6 +361,10 @@ PLUGIN.claim(Claim(
     assumptions=(IN_BALL,),
     subjects=(Triplets("ball"), Triplets("near_optimal")),
     certificates=(proofs.lemma3_from_steps, sharp_constants.for_claim, sharp_constants.coq_for_claim),
+    sharp=(Sharp("||Hess l(z)|| <= 2 + 8C^2 on B^3 (the proof's route to (12))", "2 + 8C^2",
+                 "sup over B^3 in [lambda(C), 1.5C^2 + sqrt 2], lambda(C) = (3C^2 + sqrt(9C^4 + 8))/4: leading constant "
+                 "3/2", certified=True,
+                 sides=(tp.hess_norm, (3 * tp.C ** 2 + sqrt(9 * tp.C ** 4 + 8)) / 4)),),
     artifacts=(lemma3_tightness.write_artifact,),
     prefix=(forall("d", "integers d >= 1"),
             forall("C", "C > 0, the constant of Assumption 2 (any C > eta > 0 for which the outputs stay in the ball)"),

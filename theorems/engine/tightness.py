@@ -1,0 +1,154 @@
+"""The tightness search: how close does each inequality come to binding (issue 29)?
+
+For every inequality part the search climbs the part's **ratio** -- smaller side / larger side, where the
+larger side is positive (the ratio the report prints; 1 is the boundary, above 1 a violation) -- and,
+where the larger side is not positive, the part's normalized margin (said in the result's ``measure``):
+
+1. starts: the best subjects the random, exhaustive and adversarial searches recorded for the part (the
+   tracker keeps them), then draws of the family's own seeded strategy -- small subjects of drawn families
+   only (learned snapshots are fixed data; a subject too large to confirm cheaply is not climbed);
+2. gradient ascent on the ratio over the family's continuous parameters (Adam, the adversary's schedule),
+   keeping the best point *inside* the hypotheses: a step that leaves them is not taken back into the
+   score, the search goes on from it and only admissible points count;
+3. discrete moves: the family's neighbours of the best point (its shrink proposals -- fewer classes, rows,
+   dimensions, rounder values -- and the same from each accepted move), accepted when admissible and the
+   ratio grows, until no neighbour improves or the move budget is spent;
+4. the best point found is probed like any subject (float screen, high-precision confirmation): a
+   violation found here refutes the claim as any other would.
+
+The tracker then holds each part's best ratio and the subject it was reached at, which the report gives
+with a witness that replays (``clcheck replay``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from numerics.backend import torch_backend
+from theorems.engine.budget import Budget
+from theorems.engine.claim import Le, Part, Sharp, StatementClaim
+from theorems.engine.evaluate import applicable_parts, needed_symbols, side_functions
+from theorems.engine.family import SubjectFamily
+from theorems.engine.probe import Probe, Tracker, evaluate
+from theorems.engine.search import admissible, adversarial_starts
+
+RATIO = "smaller side / larger side"
+MARGIN = "normalized margin (the larger side is not positive)"
+
+
+def part_score(claim: StatementClaim, family: SubjectFamily, subject: Any, part: Part) -> float:
+    """The part's ratio on ``subject`` (float64), or -inf where it has none (a side undefined, or the
+    larger side not positive): what the discrete moves compare."""
+    try:
+        value = evaluate(claim, family, subject, parts=[part])[0]
+    except Exception:  # noqa: BLE001 - a neighbour outside a quantity's domain is simply no improvement
+        return -math.inf
+    ratio = value.ratio
+    return ratio if ratio is not None and math.isfinite(ratio) else -math.inf
+
+
+def _torch_score(part: Part, values: dict[Any, Any], xp: Any) -> Any:
+    """The differentiable score: the ratio where the larger side is positive, else the normalized margin."""
+    torch = xp.torch
+    syms, f_lhs, f_rhs = side_functions(part, xp)
+    args = [values[s] for s in syms]
+    lhs = torch.as_tensor(f_lhs(*args), dtype=torch.float64)
+    rhs = torch.as_tensor(f_rhs(*args), dtype=torch.float64)
+    small, large = (lhs, rhs) if part.canonical is part.relation else (rhs, lhs)
+    if bool(large > 0):
+        return small / large
+    return (small - large) / (1.0 + torch.maximum(small.abs(), large.abs()).detach()) - 1.0
+
+
+def _ascend(claim: StatementClaim, family: SubjectFamily, subject: Any, part: Part, steps: int, seed: int) -> Any:
+    """Adam ascent on the part's score from ``subject``; the best admissible point visited."""
+    import torch  # heavy: only the ascent needs it
+
+    from numerics.ascent import DecayingAdam  # heavy: imports torch
+
+    xp = torch_backend()
+    torch.manual_seed(seed)
+    params = family.params(subject)
+    if not params:
+        return subject
+    opt = DecayingAdam([(params, 0.05)], gamma=0.01 ** (1 / max(1, steps)), fused=True)
+    best_value, best_params = -math.inf, [t.detach().clone() for t in params]
+    symbols = needed_symbols([part])
+    for _ in range(steps):
+        opt.zero_grad()
+        score = _torch_score(part, family.quantities(subject, symbols, xp, params=params), xp)
+        if not torch.isfinite(score):
+            break
+        value = score.item()
+        if value > best_value and admissible(claim, family, family.from_params(subject, params)):
+            best_value, best_params = value, [t.detach().clone() for t in params]
+        if not score.requires_grad:
+            break
+        (-score).backward()
+        opt.step()
+        if not all(bool(torch.isfinite(t).all()) for t in params):
+            break
+    return family.from_params(subject, best_params)
+
+
+def _climb(claim: StatementClaim, family: SubjectFamily, subject: Any, part: Part, moves: int) -> Any:
+    """Greedy discrete moves: the first admissible neighbour with a larger ratio, until none or out of moves."""
+    best, best_score = subject, part_score(claim, family, subject, part)
+    improved = True
+    while improved and moves > 0:
+        improved = False
+        for candidate in family.shrink(best):
+            moves -= 1
+            if moves < 0:
+                break
+            if not admissible(claim, family, candidate):
+                continue
+            score = part_score(claim, family, candidate, part)
+            if score > best_score:
+                best, best_score, improved = candidate, score, True
+                break
+    return best
+
+
+def inequality_parts(claim: StatementClaim) -> list[Part]:
+    """The parts a tightness search climbs: every inequality (identities have no ratio)."""
+    return [p for p in claim.statement if p.free_symbols and not p.is_identity]
+
+
+def tightness_search(claim: StatementClaim, family: SubjectFamily, budget: Budget, seed: int,
+                     tracker: Tracker) -> None:
+    """Climb every inequality part's ratio on ``family`` (see the module doc); the end points are probed."""
+    if budget.tightness_starts <= 0 or not claim.adversarial or family.origin == "learned":
+        return  # learned snapshots are fixed data, not a space to climb
+    for index, part in enumerate(inequality_parts(claim)):
+        label = str(part)
+        starts = [p.subject for p in tracker.best_for(label) if p.family is family][:budget.tightness_starts]
+        if len(starts) < budget.tightness_starts:
+            starts += adversarial_starts(family, budget.tightness_starts - len(starts), seed + 7 * index + 3)
+        climbs = part.free_symbols <= family.differentiable
+        for n, subject in enumerate(starts):
+            if subject is None or not family.cheap_to_confirm(subject) or not admissible(claim, family, subject) \
+                    or not any(q is part for q in applicable_parts(claim, subject)):
+                continue  # a large subject (every neighbour costs a full evaluation) is left where it is
+            end = _ascend(claim, family, subject, part, budget.adversarial_steps, seed * 1_000 + 97 * index + n) \
+                if climbs else subject
+            end = _climb(claim, family, end, part, budget.tightness_moves)
+            if admissible(claim, family, end):
+                tracker.record(tracker.probe(family, end, found_by="tightness"), adversarial=True)
+
+
+def sharp_report(sharp: Sharp, claim: StatementClaim, best: Probe | None) -> dict[str, Any]:
+    """The printed and the sharp constant of a part, and how close the best subject came to the sharp bound:
+    the ratio of ``sharp.sides`` there (float64), when the claim gives them."""
+    reached = None
+    if best is not None and sharp.sides is not None:
+        versus = Part(Le(*sharp.sides), "sharp bound")
+        try:
+            reached = evaluate(claim, best.family, best.subject, parts=[versus])[0].ratio
+        except Exception:  # noqa: BLE001 - a bound undefined at the subject: nothing reached to report
+            reached = None
+    text = (f"printed {sharp.printed}; sharp {sharp.sharp} ({'certified' if sharp.certified else 'an estimate'})"
+            + (f"; search reached {reached:.4g} of the sharp bound" if reached is not None else ""))
+    return {"printed": sharp.printed, "sharp": sharp.sharp, "certified": sharp.certified, "reached": reached,
+            "text": text}
