@@ -29,6 +29,10 @@ Benchmarks (``--only`` / ``--skip`` names):
   twin and Monte Carlo on its grid of (rho, N_C, N).
 * ``training`` -- benchmarks/bench_training.py: loss evaluations against per-sample loops and
   pure-Python floats, training steps in units of the same run's GEMM.
+* ``search`` -- benchmarks/bench_search.py: the search with its tightness pass against the search without it
+  (issue 29), at the audit profile over ``--search-seeds``: the fraction of thin mutants refuted and the median
+  CPU seconds to the first refutation; the shipped bounds' best ratio per seed and its spread; checks: no twin
+  is refuted, the spread of every best ratio stays below 5 %.
 * ``audit`` -- ``clcheck audit --jobs 2`` against ``--jobs 1`` (issue 13, item 1) on a small
   claim set that trains nothing (``--audit-args``; default below): after an untimed warm-up run
   in a private run cache, ``--audit-rounds`` rounds of (jobs 1, jobs 2), the order alternating
@@ -318,8 +322,43 @@ def _json_diff(a: Any, b: Any, path: str = "$", out: list[str] | None = None, li
     return out[:limit]
 
 
+def run_search(args: argparse.Namespace) -> Result:
+    """The search with its tightness pass against the previous search, at the audit profile (bench_search.py)."""
+    import bench_search
+
+    seeds = [int(s) for s in args.search_seeds.split(",") if s]
+    r = bench_search.measure(seeds)
+    new, old = r["tightness"], r["previous"]
+    figures = {
+        "search.mutants.fraction_refuted": figure(
+            new["fraction_refuted"] / max(old["fraction_refuted"], 1e-9),
+            ("thin mutants refuted, with the tightness pass", new["fraction_refuted"], "fraction of (mutant, seed)"),
+            ("thin mutants refuted, previous search", old["fraction_refuted"], "fraction of (mutant, seed)"),
+            higher_is_better=True, missed=new["missed"], missed_previous=old["missed"])}
+    if new["median_cpu_to_first"] and old["median_cpu_to_first"]:
+        figures["search.mutants.cpu_to_first_refutation"] = figure(
+            new["median_cpu_to_first"] / old["median_cpu_to_first"],
+            ("median CPU to the first refutation, tightness pass", new["median_cpu_to_first"], "s"),
+            ("median CPU to the first refutation, previous search", old["median_cpu_to_first"], "s"),
+            higher_is_better=False, note="over the refuted (mutant, seed) runs of each search")
+    for part, ratios in new["best_ratios"].items():
+        before = old["best_ratios"][part]
+        if all(v is not None for v in ratios + before) and min(before) > 0:
+            figures[f"search.best_ratio.{part}"] = figure(
+                min(ratios) / min(before), ("worst seed's best ratio, tightness pass", min(ratios), "ratio"),
+                ("worst seed's best ratio, previous search", min(before), "ratio"), higher_is_better=True,
+                per_seed=ratios, per_seed_previous=before, spread=new["spread"][part],
+                spread_previous=old["spread"][part])
+    checks = {"search.twins_never_refuted": {"ok": new["twins_refuted"] == 0, "twins_refuted": new["twins_refuted"]},
+              "search.best_ratio_spread_below_5_percent": {
+                  "ok": all(v is not None and v < 0.05 for v in new["spread"].values()),
+                  "spread": new["spread"]}}
+    return figures, checks, {}
+
+
 BENCHMARKS: dict[str, Callable[[argparse.Namespace], Result]] = {
-    "lun": run_lun, "pcc": run_pcc, "chebyshev": run_chebyshev, "coupon": run_coupon, "training": run_training, "audit": run_audit}
+    "lun": run_lun, "pcc": run_pcc, "chebyshev": run_chebyshev, "coupon": run_coupon, "training": run_training,
+    "audit": run_audit, "search": run_search}
 
 
 def main() -> None:
@@ -333,6 +372,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="interleaved timing rounds (best of each)")
     parser.add_argument("--audit-rounds", type=int, default=2,
                         help="timed (jobs 1, jobs 2) rounds of the audit benchmark (best of each)")
+    parser.add_argument("--search-seeds", default="0,1,2,3,4", help="audit seeds of the search benchmark")
     parser.add_argument("--audit-args", default=DEFAULT_AUDIT_ARGS,
                         help=f"arguments of the timed audits besides --jobs and --out (default {DEFAULT_AUDIT_ARGS!r})")
     args = parser.parse_args()

@@ -19,7 +19,7 @@ from numerics import coupon as cc  # noqa: E402
 
 
 def test_every_benchmark_is_registered_and_selectable() -> None:
-    assert set(bench_run.BENCHMARKS) == {"lun", "pcc", "chebyshev", "coupon", "training", "audit"}
+    assert set(bench_run.BENCHMARKS) == {"lun", "pcc", "chebyshev", "coupon", "training", "audit", "search"}
     for claim in bench_run.AUDIT_CLAIMS:
         assert f"--claim {claim}" in bench_run.DEFAULT_AUDIT_ARGS
 

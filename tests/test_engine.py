@@ -13,7 +13,7 @@ from sympy import Ge, Le, log
 
 from theorems.subjects import vectors as vec
 from theorems.engine.claim import Assumption, Claim, Kind, Source, parts
-from theorems.engine.budget import Budget
+from theorems.engine.budget import PROFILES, Budget
 from theorems.engine.check import check_claim
 from theorems.engine.witness import replay
 from theorems.engine.family import SubjectFamily
@@ -233,3 +233,17 @@ def test_the_search_does_not_depend_on_what_the_process_imported(tmp_path: Any, 
     monkeypatch.syspath_prepend(str(tmp_path))
     importlib.import_module("many_literals")  # a local module full of literals, as a plugin would be
     assert len(before) > 30 and draws() == before
+
+
+def test_the_shrinker_skips_a_proposal_outside_the_family_before_writing_it_down() -> None:
+    """A proposal the family cannot even serialize (an emptied class of an augmented setting) is skipped, not an
+    error: found by the thin mutant lemma2_constant at audit seed 2, whose shrinking crashed the claim."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from thin_mutants import MUTANTS  # noqa: E402
+
+    mutant = next(m for m in MUTANTS if m.name == "lemma2_constant")
+    result = check_claim(mutant.false(), PROFILES["audit"], seed=2)
+    assert result.verdict == Verdict.REFUTED, result.reason

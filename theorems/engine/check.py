@@ -32,7 +32,7 @@ from theorems.engine.registry import proofs_for
 from theorems.engine.rules import experiment_verdict, growth_verdict, refuting_evidence, still_refutes
 from theorems.engine.search import adversarial_search, exhaustive_search, random_search
 from theorems.engine.shrink import shrink
-from theorems.engine.tightness import RATIO, inequality_parts, sharp_report, tightness_search
+from theorems.engine.tightness import RATIO, best_ratio, inequality_parts, sharp_report, tightness_search
 from theorems.engine.tolerance import is_violation
 from theorems.engine.informative import RANGE_RULE
 from theorems.engine.experiment import draw_verdict_map
@@ -212,6 +212,7 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
 
     _fill_stats(result, tracker, claim)
     result.tightness = _tightness(claim, tracker, ctx.seed)
+    result.first_violation_seconds = tracker.first_violation_cpu
     vacuity = [timed(c) for c in claim.vacuity]
     result.certificate = [c.to_json() for c in certificates + vacuity] or None
     result.part_status = part_status(claim, certificates, tracker)
@@ -381,12 +382,13 @@ def _tightness(claim: StatementClaim, tracker: Tracker, seed: int) -> list[dict[
     sharp = {s.part: s for s in claim.sharp}
     for part in inequality_parts(claim):
         label = str(part)
-        best = tracker.best_for(label)
-        row: dict[str, Any] = {"part": label, "measure": RATIO, "best_ratio": None, "witness": None}
-        if best:
-            row["best_ratio"] = tracker.best[label][0][0]
-            row["found_by"] = best[0].found_by
-            row["witness"] = tightness_witness(claim, best[0], label, row["best_ratio"], seed)
+        best, ratio, precision = best_ratio(claim, tracker, label)
+        row: dict[str, Any] = {"part": label, "measure": RATIO, "best_ratio": ratio, "precision": precision,
+                               "witness": None}
+        if best is not None:
+            row["found_by"] = best.found_by
+            row["witness"] = tightness_witness(claim, best, label, ratio, seed)
+        best = [best] if best is not None else []
         if label in sharp:
             row["sharp"] = sharp_report(sharp[label], claim, best[0] if best else None)
         out.append(row)

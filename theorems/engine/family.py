@@ -112,6 +112,10 @@ class SubjectFamily:
         """Simpler subjects to try, simplest first (default: none)."""
         return ()
 
+    def neighbours(self, subject: Any) -> Iterable[Any]:
+        """Subjects one move away, for the tightness search (default: the shrink proposals)."""
+        return self.shrink(subject)
+
     def size(self, subject: Any) -> tuple[float, ...]:
         return ()
 

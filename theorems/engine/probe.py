@@ -4,6 +4,7 @@ the bookkeeping over every subject a check tries (see :mod:`theorems.engine.tole
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,6 +156,8 @@ class Tracker:
     screen_skipped: int = 0  # screen audits skipped: the subject is too large for mpmath
     unconfirmed: int = 0  # candidates left unconfirmed (no high-precision twin, or already refuted)
     best: dict[str, list[tuple[float, Probe]]] = field(default_factory=dict)  # part -> its best ratios, largest first
+    started: float = field(default_factory=time.process_time)  # CPU clock when the check began
+    first_violation_cpu: float | None = None  # CPU seconds from the start to the first confirmed violation
 
     def best_for(self, label: str) -> list[Probe]:
         """The informative subjects with the largest ratio of part ``label`` seen so far (largest first)."""
@@ -209,6 +212,8 @@ class Tracker:
         self.nontrivial += int(informative)
         if p.violated:
             self.violations.append(p)
+            if self.first_violation_cpu is None:
+                self.first_violation_cpu = time.process_time() - self.started
 
     def _keep_best(self, label: str, ratio: float, p: Probe) -> None:
         """Keep the KEEP_BEST probes with the largest ratio of a part (the tightness search's starts, the

@@ -36,8 +36,10 @@ def shrink(claim: StatementClaim, start: Probe, tries: int, tracker: Tracker) ->
             tries -= 1
             if tries < 0:
                 break
+            if not admissible(claim, family, candidate):
+                continue  # outside the family's domain (an emptied class, say): not even written down
             key = _key(family, candidate)
-            if key in seen or not admissible(claim, family, candidate):
+            if key in seen:
                 continue
             seen.add(key)
             p = tracker.probe(family, candidate, found_by=current.found_by)

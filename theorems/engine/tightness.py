@@ -4,15 +4,16 @@ For every inequality part the search climbs the part's **ratio** -- smaller side
 larger side is positive (the ratio the report prints; 1 is the boundary, above 1 a violation) -- and,
 where the larger side is not positive, the part's normalized margin (said in the result's ``measure``):
 
-1. starts: the best subjects the random, exhaustive and adversarial searches recorded for the part (the
-   tracker keeps them), then draws of the family's own seeded strategy -- small subjects of drawn families
+1. starts: the distinct best subjects the random, exhaustive and adversarial searches recorded for the part
+   (the tracker keeps them) and as many draws of the family's own seeded strategy -- small subjects of drawn families
    only (learned snapshots are fixed data; a subject too large to confirm cheaply is not climbed);
 2. gradient ascent on the ratio over the family's continuous parameters (Adam, the adversary's schedule),
    keeping the best point *inside* the hypotheses: a step that leaves them is not taken back into the
    score, the search goes on from it and only admissible points count;
 3. discrete moves: the family's neighbours of the best point (its shrink proposals -- fewer classes, rows,
-   dimensions, rounder values -- and the same from each accepted move), accepted when admissible and the
-   ratio grows, until no neighbour improves or the move budget is spent;
+   dimensions, rounder values -- and each part's neighbouring values: the adjacent listed choice, the next
+   integer), accepted when admissible and the ratio grows, until no neighbour improves or the move budget is
+   spent; after a discrete move the ascent runs once more from the new point;
 4. the best point found is probed like any subject (float screen, high-precision confirmation): a
    violation found here refutes the claim as any other would.
 
@@ -32,6 +33,7 @@ from theorems.engine.evaluate import applicable_parts, needed_symbols, side_func
 from theorems.engine.family import SubjectFamily
 from theorems.engine.probe import Probe, Tracker, evaluate
 from theorems.engine.search import admissible, adversarial_starts
+from theorems.engine.tolerance import CONFIRM_DPS
 
 RATIO = "smaller side / larger side"
 MARGIN = "normalized margin (the larger side is not positive)"
@@ -98,7 +100,7 @@ def _climb(claim: StatementClaim, family: SubjectFamily, subject: Any, part: Par
     improved = True
     while improved and moves > 0:
         improved = False
-        for candidate in family.shrink(best):
+        for candidate in family.neighbours(best):
             moves -= 1
             if moves < 0:
                 break
@@ -109,6 +111,20 @@ def _climb(claim: StatementClaim, family: SubjectFamily, subject: Any, part: Par
                 best, best_score, improved = candidate, score, True
                 break
     return best
+
+
+def _distinct(family: SubjectFamily, subjects: list[Any]) -> list[Any]:
+    """The subjects without repeats (a subject recorded twice is one start)."""
+    out, seen = [], set()
+    for subject in subjects:
+        try:
+            key = repr(family.to_json(subject))
+        except Exception:  # noqa: BLE001 - a family without a JSON form: identity
+            key = str(id(subject))
+        if key not in seen:
+            seen.add(key)
+            out.append(subject)
+    return out
 
 
 def inequality_parts(claim: StatementClaim) -> list[Part]:
@@ -123,17 +139,19 @@ def tightness_search(claim: StatementClaim, family: SubjectFamily, budget: Budge
         return  # learned snapshots are fixed data, not a space to climb
     for index, part in enumerate(inequality_parts(claim)):
         label = str(part)
-        starts = [p.subject for p in tracker.best_for(label) if p.family is family][:budget.tightness_starts]
-        if len(starts) < budget.tightness_starts:
-            starts += adversarial_starts(family, budget.tightness_starts - len(starts), seed + 7 * index + 3)
+        starts = _distinct(family, [p.subject for p in tracker.best_for(label) if p.family is family])
+        starts += adversarial_starts(family, budget.tightness_starts, seed + 7 * index + 3)
         climbs = part.free_symbols <= family.differentiable
         for n, subject in enumerate(starts):
             if subject is None or not family.cheap_to_confirm(subject) or not admissible(claim, family, subject) \
                     or not any(q is part for q in applicable_parts(claim, subject)):
                 continue  # a large subject (every neighbour costs a full evaluation) is left where it is
-            end = _ascend(claim, family, subject, part, budget.adversarial_steps, seed * 1_000 + 97 * index + n) \
-                if climbs else subject
-            end = _climb(claim, family, end, part, budget.tightness_moves)
+            step_seed = seed * 1_000 + 97 * index + n
+            end = _ascend(claim, family, subject, part, budget.adversarial_steps, step_seed) if climbs else subject
+            moved = _climb(claim, family, end, part, budget.tightness_moves)
+            if climbs and moved is not end:
+                moved = _ascend(claim, family, moved, part, budget.adversarial_steps // 2, step_seed + 1)
+            end = moved
             if admissible(claim, family, end):
                 tracker.record(tracker.probe(family, end, found_by="tightness"), adversarial=True)
 
@@ -152,3 +170,25 @@ def sharp_report(sharp: Sharp, claim: StatementClaim, best: Probe | None) -> dic
             + (f"; search reached {reached:.4g} of the sharp bound" if reached is not None else ""))
     return {"printed": sharp.printed, "sharp": sharp.sharp, "certified": sharp.certified, "reached": reached,
             "text": text}
+
+
+def best_ratio(claim: StatementClaim, tracker: Tracker, label: str) -> tuple[Probe | None, float | None, str]:
+    """The part's best ratio over the subjects the tracker kept, re-evaluated at CONFIRM_DPS digits where the
+    subject is cheap to confirm (a float ratio near a rounding artefact -- a subnormal side, a cancellation --
+    is not a best ratio): (the subject's probe, its ratio, "mpmath, 60 digits" or "float64")."""
+    best: tuple[Probe | None, float | None, str] = (None, None, "float64")
+    for p in tracker.best_for(label):
+        value, precision = None, "float64"
+        if p.family.cheap_to_confirm(p.subject):
+            try:
+                hp = evaluate(claim, p.family, p.subject, dps=CONFIRM_DPS,
+                              parts=[q for q in claim.statement if str(q) == label])[0]
+                value, precision = hp.ratio, f"mpmath, {CONFIRM_DPS} digits"
+            except Exception:  # noqa: BLE001 - no high-precision twin for this subject: keep its float ratio
+                value = None
+        if value is None:
+            value = next(float(v.ratio) for v in p.best if str(v.part) == label and v.ratio is not None)
+            precision = "float64"
+        if value is not None and (best[1] is None or value > best[1]):
+            best = (p, float(value), precision)
+    return best

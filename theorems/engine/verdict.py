@@ -150,6 +150,7 @@ class ClaimResult:
     # hypotheses and verdict (the literal one first: the headline), and whether decided readings disagree
     growth: list[dict[str, Any]] = field(default_factory=list)  # statement claims: ratios along witness families
     tightness: list[dict[str, Any]] = field(default_factory=list)  # per inequality part: best ratio, witness, sharp
+    first_violation_seconds: float | None = None  # CPU seconds from the check's start to its first confirmed violation
     prefix: list[dict[str, Any]] = field(default_factory=list)
     readings: list[dict[str, Any]] = field(default_factory=list)
     reading_sensitive: bool = False

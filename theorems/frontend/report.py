@@ -144,7 +144,7 @@ def _details(r: ClaimResult) -> list[str]:
         if t["best_ratio"] is None:
             out.append(f"- tightness of `{t['part']}`: no informative subject with a positive larger side")
             continue
-        out.append(f"- tightness of `{t['part']}`: best {t['measure']} {fmt(t['best_ratio'], 6)} (found by "
+        out.append(f"- tightness of `{t['part']}`: best {t['measure']} {fmt(t['best_ratio'], 6)} ({t['precision']}; found by "
                    f"{t['found_by']}; witness `witnesses/{r.id}.tight{i}.json`, `clcheck replay` re-evaluates it)"
                    + (f"; {t['sharp']['text']}" if t.get("sharp") else ""))
     if r.certificate:

@@ -302,6 +302,14 @@ class Family(SubjectFamily):
             for simpler in part.simpler(subject.values[p]):
                 yield Subject(dict(subject.dims), {**subject.values, p: simpler}, subject.source)
 
+    def neighbours(self, subject: Subject) -> Iterable[Subject]:
+        """One move away: the shrink proposals, then each part's neighbouring values (adjacent choices and
+        integers; for the tightness search)."""
+        yield from self.shrink(subject)
+        for p, part in self.concrete_parts(subject).items():
+            for value in part.neighbours(subject.values[p]):
+                yield Subject(dict(subject.dims), {**subject.values, p: value}, subject.source)
+
     def size(self, subject: Subject) -> tuple[float, ...]:
         parts = self.concrete_parts(subject)
         nonzero = sum(parts[p].nonzero(v) if hasattr(parts[p], "nonzero") else

@@ -91,6 +91,10 @@ class Part:
     def simpler(self, value: Any) -> Iterable[Any]:
         return ()
 
+    def neighbours(self, value: Any) -> Iterable[Any]:
+        """Values one move away, for the tightness search's discrete moves (default: the simpler ones)."""
+        return self.simpler(value)
+
     def delete(self, value: Any, axis: int, index: int) -> Any:
         """``value`` with entry ``index`` removed along its ``axis``-th axis."""
         return np.delete(np.asarray(value), index, axis=axis)
@@ -204,6 +208,10 @@ class Integer(Part):
         for v in sorted({self.lo, int(value) // 2, int(value) - 1}):
             if self.lo <= v < int(value):
                 yield v
+
+    def neighbours(self, value: Any) -> Iterable[Any]:
+        """The integers next to ``value`` inside [lo, hi]."""
+        return [v for v in (int(value) - 1, int(value) + 1) if self.lo <= v <= self.hi]
 
     def to_json(self, value: Any) -> Any:
         return int(value)

@@ -94,6 +94,13 @@ class Choice(_Real):
         if r != float(value) and self._inside(r):
             yield r
 
+    def neighbours(self, value: Any) -> Iterable[Any]:
+        """The listed values next to ``value`` (below and above it)."""
+        ordered = sorted(set(self.values))
+        below = [v for v in ordered if v < float(value)]
+        above = [v for v in ordered if v > float(value)]
+        return below[-1:] + above[:1]
+
     def read(self, data: Any, shape: tuple[int, ...], name: str, where: str) -> Any:
         return jf.as_real(data, f"values.{name}", self.lo, self.hi, where, open_lo=self.open_lo)
 

@@ -24,7 +24,7 @@ from theorems.papers.huang import sharp_constants
 from theorems.papers.huang import full_proofs
 from theorems.papers.huang import lemma1_proof
 from theorems import (Assumption, Claim, exists, forall, Informative, Kind,
-                      Part, parts, Reading, Source, UnencodableClaim)
+                      Part, parts, Reading, Sharp, Source, UnencodableClaim)
 from theorems.papers.huang.plugin import PLUGIN
 from theorems.subjects.augmented import augmented_family
 
@@ -216,6 +216,10 @@ PLUGIN.claim(Claim(
     subjects=(augmented_family(classes=(2, 4)), augmented_family(encoder="table", integer=True, classes=(2, 4)),
               LEARNED_BT),
     certificates=(full_proofs.trace_bound_coq, sharp_constants.trace_bound_sharp),
+    sharp=(Sharp("||sum p mu mu^T - I_d||^2 >= p_k p_l (mu_k^T mu_l)^2 + d - K (every k != l)",
+                 "factor 1 on p_k p_l (mu_k^T mu_l)^2", "factor 2 (certified for every d, K; attained with every other "
+                 "term of the double sum zero)", certified=True,
+                 sides=(2 * aq.tb_pair + aq.d_dim - aq.K_cls, aq.bt_lhs)),),
     encoding="Tested at the pair k != l with the largest p_k p_l (mu_k^T mu_l)^2, i.e. for every pair. By the "
              "identity the slack is the rest of the double sum: the (k, l) term once more, the diagonal terms "
              "(p_k ||mu_k||^2 - 1)^2 and the other off-diagonal terms, all >= 0 (also for K > d).",
@@ -252,8 +256,12 @@ PLUGIN.claim(Claim(
                     labels=["mu_k^T mu_l <= sqrt(2/(p_k p_l) (L_2 + tau - (d - K)/2))"]),
     assumptions=(K_PAIR,),
     subjects=(augmented_family(classes=(2, 4)), augmented_family(norm="coord", inputs="clustered", classes=(2, 4)),
-              LEARNED_BT),
+              augmented_family(encoder="table", classes=(2, 4)), LEARNED_BT),
     certificates=(full_proofs.theorem4_coq,),
+    sharp=(Sharp("mu_k^T mu_l <= sqrt(2/(p_k p_l) (L_2 + tau - (d - K)/2))", "c = 2",
+                 "c = 1 for the proof's chain (certified, Coq theorem4_sharp); encoders reach c = 3/4 (a constant "
+                 "encoder; that 3/4 is their supremum is an estimate)", certified=True,
+                 sides=(aq.th4_dot, sqrt(1 / (aq.th4_pk * aq.th4_pl) * (aq.L2_cc + aq.tau_bt - (aq.d_dim - aq.K_cls) / 2)))),),
     artifacts=(sharp_constants.write_artifact,),
     encoding="tau = ||C - sum_k p_k mu_k mu_k^T||^2, the smallest tau the hypothesis allows (a larger tau "
              "only weakens the bound); tested at the pair k != l with the largest mu_k^T mu_l - bound. The "

@@ -1,0 +1,48 @@
+"""Search power at the sharp constant (issue 29): thin false statements are refuted on every audit seed, their true
+twins never.
+
+Each mutant (``benchmarks/thin_mutants.py``) is a shipped inequality with one constant moved 1-3 % past its sharp
+value, with the reason it is false; its twin moves the constant 2-5 % to the safe side. At the audit profile, for
+audit seeds 0-4, every mutant listed here is refuted and no twin is. The mutants ``trace_factor`` and
+``theorem1_step`` are kept in the benchmark (``benchmarks/run.py --only search``) but not here: the search does not
+find them on every seed yet (see the issue's closing note).
+
+Several minutes of audits: the test runs with ``pytest -m search_power`` (CI runs it), not with the default test
+command.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from theorems.engine.budget import PROFILES
+from theorems.engine.check import check_claim
+from theorems.engine.verdict import Verdict
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from thin_mutants import MUTANTS, OPEN  # noqa: E402
+
+SEEDS = range(5)
+FOUND = [m for m in MUTANTS if m.name not in OPEN]
+
+
+def test_there_are_at_least_ten_thin_mutants_each_with_its_reason() -> None:
+    assert len(FOUND) >= 10
+    for m in MUTANTS:
+        assert m.why and m.sharp and m.mutant != m.twin
+
+
+@pytest.mark.search_power
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("mutant", FOUND, ids=[m.name for m in FOUND])
+def test_a_thin_mutant_is_refuted_and_its_twin_is_not(mutant, seed: int) -> None:
+    from training.device import deterministic_kernels  # heavy: imports torch; as an audit runs each claim
+
+    deterministic_kernels()
+    false = check_claim(mutant.false(), PROFILES["audit"], seed=seed)
+    assert false.verdict == Verdict.REFUTED, (mutant.name, seed, false.verdict, false.reason)
+    true = check_claim(mutant.true(), PROFILES["audit"], seed=seed)
+    assert true.verdict == Verdict.CONSISTENT, (mutant.name, seed, true.verdict, true.reason)
