@@ -428,3 +428,17 @@ def test_a_reading_inherits_the_certificates_unless_it_overrides_them() -> None:
                   readings=(Reading("same proof", "the same words"), Reading("other", "other words", certificates=())))
     result = check_claim(claim, NONE)
     assert [r["verdict"] for r in result.readings] == ["proved", "proved", "consistent"]
+
+
+def test_an_inequality_reports_its_best_ratio_and_the_sharp_constant_beside_the_printed_one() -> None:
+    from theorems import Sharp
+
+    claim = Claim("t.sharp", Kind.INEQUALITY, SRC, parts(Le(q, 2), labels=["q <= 2"]),
+                  subjects=(Points([{"q": 0.5}, {"q": 1.5}]),),
+                  sharp=(Sharp("q <= 2", "2", "3/2", certified=True, sides=(q, sympy.Rational(3, 2))),))
+    (row,) = check_claim(claim, NONE).tightness
+    assert row["best_ratio"] == 0.75 and row["precision"].startswith("mpmath")
+    assert row["sharp_constant"]["reached"] == 1.0 and "search reached 1 of the sharp bound" in row["sharp_constant"]["text"]
+    with pytest.raises(ClaimError, match="sharp constants name parts it does not have"):
+        Claim("t.sharp2", Kind.INEQUALITY, SRC, parts(Le(q, 2), labels=["q <= 2"]), subjects=(Points([]),),
+              sharp=(Sharp("no such part", "2", "1", certified=False),))

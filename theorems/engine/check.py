@@ -390,7 +390,7 @@ def _tightness(claim: StatementClaim, tracker: Tracker, seed: int) -> list[dict[
             row["witness"] = tightness_witness(claim, best, label, ratio, seed)
         best = [best] if best is not None else []
         if label in sharp:
-            row["sharp"] = sharp_report(sharp[label], claim, best[0] if best else None)
+            row["sharp_constant"] = sharp_report(sharp[label], claim, best[0] if best else None)
         out.append(row)
     return out
 

@@ -146,7 +146,7 @@ def _details(r: ClaimResult) -> list[str]:
             continue
         out.append(f"- tightness of `{t['part']}`: best {t['measure']} {fmt(t['best_ratio'], 6)} ({t['precision']}; found by "
                    f"{t['found_by']}; witness `witnesses/{r.id}.tight{i}.json`, `clcheck replay` re-evaluates it)"
-                   + (f"; {t['sharp']['text']}" if t.get("sharp") else ""))
+                   + (f"; {t['sharp_constant']['text']}" if t.get("sharp_constant") else ""))
     if r.certificate:
         for c in r.certificate:
             out.append(f"- certificate [{c['method']}] {'PROVED' if c['ok'] else 'not proved'}: "
