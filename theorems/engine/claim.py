@@ -54,11 +54,16 @@ class Kind(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Source:
-    """Where a claim is printed: file and the paper's number in each version."""
+    """Where a claim is printed: file and the paper's number in each version.
+
+    ``covers`` lists the numbered statements the claim checks, e.g. ``("Lemma 1", "Lemma 3.1")``; an entry
+    may name its file (``"001_x.txt: Lemma 3.1"``), otherwise it is looked up in each of the claim's files.
+    Left empty, the statement names written in ``numbering`` are used (:mod:`theorems.engine.coverage`)."""
 
     file: str
     numbering: str  # e.g. "Lemma 1 (7) = Lemma 3.1"
     paper: str = ""
+    covers: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return f"{self.numbering} [{self.file}]"

@@ -22,10 +22,13 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
+from numerics.bounded_read import read_json_file
 from numerics.errors import ClcheckError, OutputError
 from theorems.engine.budget import profile as named_profile
-from theorems.engine.claim import ExperimentClaim, StatementClaim
-from theorems.engine.errors import ClaimError, ExecutorUnavailable, OptionError, UnknownClaim, WitnessError
+from theorems.engine import coverage as cov
+from theorems.engine.claim import ExperimentClaim, StatementClaim, UnencodableClaim
+from theorems.engine.errors import (ClaimError, ExecutorUnavailable, InputFileError, OptionError, UnknownClaim,
+                                    WitnessError)
 from theorems.engine.family_check import check_families
 from theorems.engine.limits import Interrupted, interrupts_raise
 from theorems.engine.prerequisite import prerequisites_of
@@ -53,6 +56,7 @@ EXIT_USER_ERROR = 2
 EXIT_INTERNAL_ERROR = 3
 MAX_SEED = 2**32 - 1  # every derived seed (1000 s + i for training, s * 1000 + start for torch) stays < 2**64
 MAX_TIMEOUT = 10**6  # seconds (11 days): a finite limit the alarm timer accepts
+MAX_REPORT_BYTES = 200_000_000  # a report.json given to `clcheck coverage --report`
 
 
 _STATE = {"debug": bool(os.environ.get("CLCHECK_DEBUG"))}
@@ -150,6 +154,8 @@ def audit(
     executor: str = typer.Option("local", "--executor", help="local (processes on this machine) or ray"),
     address: Optional[str] = typer.Option(None, "--address", help="Ray cluster address (with --executor ray)"),
     strict: bool = typer.Option(False, "--strict", help="exit 1 on undecided verdicts (untested, inconclusive) too"),
+    sources: Optional[Path] = typer.Option(None, "--sources", help="folder of the papers' source files, for the "
+                                           "coverage table (default: $CLCHECK_SOURCES or ../shared/papers)"),
 ) -> None:
     """Check every selected claim; write report.md, report.json and witnesses/; exit 1 on any unexpected verdict.
 
@@ -200,14 +206,38 @@ def audit(
     results.sort(key=lambda r: planned.index(r.id))  # a parallel audit finishes in its own order
     if interrupted is None:
         schedule.record(results, profile)
-    write_reports(results, seed, out, {"profile": profile, **plan.__dict__}, planned=planned)
+    counted = _audit_coverage(claims, results, sources)
+    write_reports(results, seed, out, {"profile": profile, **plan.__dict__}, planned=planned, coverage=counted)
     _print_table(results, seed)
+    if counted == {}:
+        console.print("coverage: source files not found")
     console.print(f"reports: {out / 'report.md'} and {out / 'report.json'}")
     if interrupted is not None:
         console.print(f"[bold yellow]interrupted: the reports are partial ({len(results)} of {len(claims)} "
                       "claims checked)[/bold yellow]")
         raise typer.Exit(interrupted)
     _exit_on_gate(results, strict)
+
+
+def _audit_coverage(claims: list, results: list, sources: Optional[Path]) -> Optional[dict]:
+    """Paper prefix -> statement counts for the audited papers whose source files are known and found; {} if
+    none was found, None if no audited paper names its files. Never an error: a file that cannot be read
+    counts as not found."""
+    verdicts = {r.id: r.verdict.value for r in results}
+    folder = cov.sources_dir(sources)
+    known = [p for p in papers() if p.files and any(c.paper == p.prefix for c in claims)]
+    counted = {}
+    for p in known:
+        paths = cov.find_sources(p.files, folder)
+        if paths is None:
+            continue
+        mine = all_claims(papers=[p.prefix])
+        try:
+            counted[p.prefix] = cov.counts(cov.coverage_of(paths, [(c.id, c.source) for c in mine]),
+                                           {**_coverage_verdicts(mine, None), **verdicts})
+        except ClcheckError:
+            continue
+    return counted if known else None
 
 
 def _exit_on_gate(results: Iterable[Any], strict: bool) -> None:
@@ -422,6 +452,66 @@ def list_claims(paper: Optional[List[str]] = typer.Option(None, "--paper")) -> N
         table.add_row(c.id, c.kind.value, str(c.source), c.statement_text())
     console.print(table)
     console.print("papers: " + "; ".join(f"{p.prefix} ({p.module})" for p in papers()))
+
+
+@app.command("coverage")
+@_command
+def coverage(
+    source: Optional[List[Path]] = typer.Argument(None, help="the paper's source files (default: the files its "
+                                                   "plugin names, in --sources)"),
+    paper: Optional[List[str]] = typer.Option(None, "--paper", help="id prefix of the claims to match (repeatable)"),
+    report: Optional[Path] = typer.Option(None, "--report", help="a report.json: show each claim's verdict"),
+    sources: Optional[Path] = typer.Option(None, "--sources", help="folder of the source files (default: "
+                                           "$CLCHECK_SOURCES or ../shared/papers beside the repository)"),
+) -> None:
+    """List the numbered statements (Lemma, Proposition, Theorem, Corollary, Fact, Claim, Assumption,
+    Definition) of a paper's source text, the claims that cover each (with their verdicts, given --report),
+    and the uncovered ones."""
+    claims = _select(paper, None) if paper else all_claims()
+    if source:
+        paths = {p.name: p for p in source}
+        for p in source:
+            if not p.is_file():
+                raise InputFileError(f"source file {str(p)!r} does not exist")
+    else:
+        folder = cov.sources_dir(sources)
+        wanted = sorted({f for pp in papers() if not paper or pp.prefix in paper for f in pp.files})
+        paths = cov.find_sources(wanted, folder) or {}
+        if not paths:
+            raise InputFileError(f"the source files of {', '.join(paper or ['the papers'])} are not in {str(folder)!r}: "
+                                 "name them as SOURCE, or use --sources or CLCHECK_SOURCES")
+    verdicts = _coverage_verdicts(claims, report)
+    rows = cov.coverage_of(paths, [(c.id, c.source) for c in claims])
+    table = Table(title="numbered statements and the claims covering them")
+    for col in ("file", "line", "statement", "title", "claims"):
+        table.add_column(col, overflow="fold")
+    for r in rows:
+        cited = ", ".join(f"{c} ({verdicts[c]})" if c in verdicts else c for c in r.claims)
+        table.add_row(r.file, str(r.statement.line), r.statement.key, escape(r.statement.title[:40]),
+                      escape(cited) if cited else "[red]uncovered[/red]")
+    console.print(table)
+    for name in paths:
+        mine = [r for r in rows if r.file == name]
+        n = cov.counts(mine, verdicts)
+        console.print(f"{name}: {n['numbered']} numbered, {n['covered']} covered, {n['not_encodable']} not "
+                      f"encodable, {n['missing']} missing" + (": " + ", ".join(r.statement.key for r in mine
+                                                                               if not r.covered) if n["missing"] else ""),
+                      highlight=False)
+        if not any(name in cov.source_files(c.source) for c in claims):
+            console.print(f"  no selected claim cites {name}", highlight=False)
+
+
+def _coverage_verdicts(claims: list, report: Optional[Path]) -> dict[str, str]:
+    """Claim id -> verdict: not_encodable for an UnencodableClaim, and every verdict of ``report``."""
+    verdicts = {c.id: "not_encodable" for c in claims if isinstance(c, UnencodableClaim)}
+    if report is None:
+        return verdicts
+    data = read_json_file(report, MAX_REPORT_BYTES, "--report file")
+    try:
+        verdicts.update({str(c["id"]): str(c["verdict"]) for c in data["claims"]})
+    except (KeyError, TypeError) as exc:
+        raise InputFileError(f"--report {str(report)!r} is not a clcheck report.json ({type(exc).__name__}: {exc})") from None
+    return verdicts
 
 
 @app.command("check-family")

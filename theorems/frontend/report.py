@@ -234,13 +234,19 @@ def clear_previous(out_dir: Path) -> int:
 
 
 def write_reports(results: list[ClaimResult], seed: int, out_dir: Path, budget: dict[str, Any],
-                  planned: list[str] | None = None) -> None:
+                  planned: list[str] | None = None, coverage: dict[str, dict[str, int]] | None = None) -> None:
     """report.json and report.md (each written atomically); ``planned`` lists the claims the audit
-    meant to check, so an interrupted audit's reports say which are missing."""
+    meant to check, so an interrupted audit's reports say which are missing. ``coverage``: paper prefix ->
+    its statement counts (:func:`theorems.engine.coverage.counts`); empty: the source files were not found."""
     out_dir.mkdir(parents=True, exist_ok=True)
     data = report_json(results, seed, budget, planned)
+    if coverage is not None:
+        data["coverage"] = coverage
+    text = markdown(results, seed, budget, data["claims_missing"])
+    if coverage is not None:
+        text += "\n" + "\n".join(coverage_markdown(coverage)) + "\n"
     write_text_atomic(out_dir / "report.json", json.dumps(data, indent=2, default=str))
-    write_text_atomic(out_dir / "report.md", markdown(results, seed, budget, data["claims_missing"]))
+    write_text_atomic(out_dir / "report.md", text)
 
     write_scripts((), out_dir, claims={r.id: coq_certificates(r) for r in results})
 
@@ -248,3 +254,15 @@ def write_reports(results: list[ClaimResult], seed: int, out_dir: Path, budget: 
 def coq_certificates(r: ClaimResult) -> list[dict[str, Any]]:
     """The certificates of a claim and of the steps of its printed proof chains (write_scripts keeps the Coq ones)."""
     return list(r.certificate or ()) + [c for chain in r.proof_chains for c in chain.get("coq", ())]
+
+
+def coverage_markdown(coverage: dict[str, dict[str, int]]) -> list[str]:
+    """The coverage section of report.md: a row per paper (``clcheck coverage`` lists the statements)."""
+    if not coverage:
+        return ["## Coverage", "", "coverage: source files not found"]
+    lines = ["## Coverage", "", "Numbered statements of each paper's source files and how many the claims cover "
+             "(`clcheck coverage --paper <prefix>` lists them).", "",
+             "| paper | numbered | covered | not encodable | missing |", "| --- | --- | --- | --- | --- |"]
+    for prefix, n in coverage.items():
+        lines.append(f"| {cell(prefix)} | {n['numbered']} | {n['covered']} | {n['not_encodable']} | {n['missing']} |")
+    return lines
