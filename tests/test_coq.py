@@ -357,7 +357,6 @@ PACKAGED = {
     "merad_counting": merad.coupon_mean_coq, "merad_rearrangement": merad.rearrangement_coq,
     "merad_lemma7_sharp": merad.lemma7_sharp_constant_coq, "merad_lemma3_sharp": sharp_constants.scalar_facts_coq,
     "merad_chebyshev": chebyshev_proof.coupon_chebyshev_coq, "merad_lemma12": finite_proofs.lemma1_coq,
-    "merad_prop1": finite_proofs.prop1_part2_coq,
 }
 
 

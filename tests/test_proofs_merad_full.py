@@ -104,7 +104,7 @@ def test_claims_list_the_certificates():
 # -- the Coq definitions, transcribed literally (same recursions), equal the checker's quantities -------------
 
 def _coq_definitions(mix, d: int):
-    """LunN, Lsup_mu, pcc, tau and Lsup_mu_k of merad_lemma12.v / merad_prop1.v as nested finite sums."""
+    """LunN, Lsup_mu, pcc, tau and Lsup_mu_k of merad_lemma12.v as nested finite sums."""
     import itertools
     import math
 

@@ -225,7 +225,7 @@ PLUGIN.claim(Claim(
                 forall("k", "integers with 2 <= k + 1 <= N_C"), ENCODER),
         assumptions=(RHO_POSITIVE, K_RANGE),
         subjects=(mixture_family(uniform=False, with_k=True, classes=(2, 4), negatives=(1, 5)),),
-        certificates=()),),  # the Coq proof (merad_prop1.v) is for uniform rho only
+        certificates=()),),  # the Coq proof (merad_lemma12.v) is for uniform rho only
     encoding="As printed: 'Assume that rho is uniform over C and that 2 <= k+1 <= N_C. Then any encoder f "
              "satisfies ...' -- N is the number of negatives of the loss the sentence considers first. The other "
              "reading drops the uniformity (Section 3.2 says it assumes it 'only in this Section').",

@@ -1,6 +1,6 @@
 """Coq proofs of Merad et al.'s Lemma 1 (7), Lemma 2 (8) and Proposition 1 (2) on their printed domains.
 
-The scripts ``coq/merad_lemma12.v`` and ``coq/merad_prop1.v`` formalize Section 3's setting for every number
+The script ``coq/merad_lemma12.v`` formalizes Section 3's setting for every number
 of classes N_C, every rho, every dimension d and every encoder: "any encoder f" acts on the losses only through
 the embedded points, so class c is a finite distribution ``D c = [(w, f(x)); ...]`` of points of R^d (weights
 >= 0 summing to 1, any number of points) and every expectation of (3)-(6) is an exact finite weighted sum:
@@ -28,10 +28,11 @@ from numerics.certificate import Certificate
 from numerics.interval import to_fraction
 
 PACKAGE = "theorems.papers.merad"
+# one script proves all three (and the remark after (5)): every certificate names all its theorems, so that one
+# coqc run (and one cache entry) serves them
 LEMMA12_THEOREMS = ("jensen_lower", "lemma1_left", "lemma1_right", "lemma2_product", "lemma2_right", "pcc_pos",
-                    "lemma2")
-PROP1_THEOREMS = ("jensen_lower", "lemma1_left", "first_index", "pair_count", "Lsup_mu_k_bound", "prop1_left",
-                  "prop1_right")
+                    "lemma2", "first_index", "pair_count", "Lsup_mu_k_bound", "prop1_left", "prop1_right")
+PROP1_THEOREMS = LEMMA12_THEOREMS
 
 SETTING = ("every N_C >= 1, every rho on the N_C classes with rho(c) > 0 summing to 1, every d >= 0, every "
            "encoder: each class a finite distribution of embedded points f(x) in R^d (weights >= 0 summing to "
@@ -61,8 +62,8 @@ def lemma12_script(*, log_factor: Any = 1, pcc_factor: Any = 1) -> str:
 
 
 def prop1_script(*, k_factor: Any = 1) -> str:
-    """``coq/merad_prop1.v``; ``k_factor`` multiplies the constant k/(1 - tau+_N) of Proposition 1 (2)."""
-    text = coq.packaged_script(PACKAGE, "merad_prop1")
+    """``coq/merad_lemma12.v``; ``k_factor`` multiplies the constant k/(1 - tau+_N) of Proposition 1 (2)."""
+    text = coq.packaged_script(PACKAGE, "merad_lemma12")
     if to_fraction(k_factor) != 1:
         text = coq.restated(text, "<= INR k / (1 - tau NC rho N) *", f"<= INR k * {_q(k_factor)} / (1 - tau NC rho N) *")
     return text
@@ -109,7 +110,7 @@ def prop1_part2_coq(k_factor: Any = 1, timeout: float = 120.0) -> Certificate:
     """Proposition 1 (2): L_sup,k <= L^mu_sup,k <= k/(1 - tau+_N) (L^N_un - tau+_N log(N+1)) (Coq)."""
     f = to_fraction(k_factor)
     const = "k" if f == 1 else f"{f} k"
-    return _check(_name("merad_prop1", "k", f), prop1_script(k_factor=f), ("prop1_left", "prop1_right"),
+    return _check(_name("merad_lemma12", "k", f), prop1_script(k_factor=f), ("prop1_left", "prop1_right"),
                   PROP1_THEOREMS,
                   "Proposition 1 (2): L_sup,k(f) <= L^mu_sup,k(f) (prop1_left: task by task, the infimum of (3) is "
                   "at most its value at W^mu) and L^mu_sup,k(f) <= " + const + "/(1 - tau+_N) (L^N_un(f) - "

@@ -1,4 +1,4 @@
-(* Merad et al., Lemma 1 (7) and Lemma 2 (8) on their printed domain: every number of classes N_C >= 1, every
+(* Merad et al., Lemma 1 (7), Lemma 2 (8) and Proposition 1 (2) on their printed domain: every number of classes N_C >= 1, every
    distribution rho on them with rho(c) > 0, every dimension d, every encoder. "Any encoder f" is realized by
    the finite mixtures the losses depend on: class c is a finite distribution D c = [(w, f(x)); ...] of
    embedded points in R^d (weights >= 0 summing to 1, any number of points), so every expectation of the
@@ -11,7 +11,9 @@
                  D_neg = sum_c rho(c) D_c (c- = c allowed)                       (6)
      p^rho_cc(N) = P_{I ~ rho^N}(every class occurs in I)                          (Lemma 2)
    Jensen's inequality is proved here (tangent plane of the convex phi(t) = log(1 + sum_i e^{t_i}) at the
-   mean, from 1 + u <= e^u), not assumed. *)
+   mean, from 1 + u <= e^u), not assumed. Proposition 1 (2) (at the end): rho uniform, the (k+1)-way tasks
+   the order-preserving sublists of length k+1 of [0; ...; N_C - 1] (each subset once), L^mu_sup,k (10) their
+   uniform average, tau+_N = sum_c rho(c) rho(c)^N. *)
 From Coq Require Import Reals List Lra Lia.
 Import ListNotations.
 Open Scope R_scope.
@@ -593,3 +595,428 @@ Theorem lemma2 : forall (d NC : nat) (rho : nat -> R) (D : nat -> list (R * V)) 
   setting NC rho D -> (NC <= N)%nat ->
   Lsup_mu d rho D (seq 0 NC) <= LunN d NC rho D N / pcc NC rho N.
 Proof. intros d NC rho D N Hs HN. apply lemma2_right; [exact Hs | apply (pcc_pos NC rho D N Hs HN)]. Qed.
+
+(* ---------- Proposition 1 (2): uniform rho, (k+1)-way tasks ---------- *)
+(* the (k+1)-way tasks: the order-preserving sublists of length k+1 of C = [0; ...; N_C - 1], each subset once *)
+Fixpoint choose (k : nat) (l : list nat) {struct l} : list (list nat) :=
+  match l with
+  | [] => match k with O => [[]] | S _ => [] end
+  | x :: t => match k with O => [[]] | S k' => map (cons x) (choose k' t) ++ choose k t end
+  end.
+Fixpoint binom (n k : nat) : nat :=
+  match n, k with
+  | _, O => 1%nat
+  | O, S _ => 0%nat
+  | S n', S k' => (binom n' k' + binom n' k)%nat
+  end.
+Fixpoint sumL (L : list nat) (g : nat -> R) : R := match L with [] => 0 | c :: t => g c + sumL t g end.
+Fixpoint sumT (Ts : list (list nat)) (F : list nat -> R) : R := match Ts with [] => 0 | T :: t => F T + sumT t F end.
+
+Definition tasks (NC k : nat) : list (list nat) := choose (S k) (seq 0 NC).
+(* (10): L^mu_sup,k(f) = E_{T ~ D^{k+1}} L^mu_sup(f, T), D^{k+1} uniform over the (k+1)-way tasks *)
+Definition Lsup_mu_k (d NC : nat) (rho : nat -> R) (D : nat -> list (R * V)) (k : nat) : R :=
+  sumT (tasks NC k) (Lsup_mu d rho D) / INR (length (tasks NC k)).
+(* tau+_N = P(c_i = c for all i | (c, c_1, ..., c_N) ~ rho^(N+1)) = sum_c rho(c) rho(c)^N *)
+Definition tau (NC : nat) (rho : nat -> R) (N : nat) : R := E (classes NC rho) (fun c => rho c ^ N).
+
+Lemma choose_length : forall l k, length (choose k l) = binom (length l) k.
+Proof.
+  induction l as [|x t IH]; intros [|k]; try reflexivity.
+  cbn [choose length]. rewrite app_length, map_length, !IH. reflexivity.
+Qed.
+
+Lemma choose_sizes : forall l k s, In s (choose k l) -> length s = k.
+Proof.
+  induction l as [|x t IH]; intros [|k] s H; simpl in H.
+  - destruct H as [<-|[]]; reflexivity.
+  - destruct H.
+  - destruct H as [<-|[]]; reflexivity.
+  - apply in_app_or in H. destruct H as [H|H].
+    + apply in_map_iff in H. destruct H as [s' [<- Hs']]. simpl. f_equal. apply (IH k). exact Hs'.
+    + apply (IH (S k)). exact H.
+Qed.
+
+Lemma choose_sub : forall l k s z, In s (choose k l) -> In z s -> In z l.
+Proof.
+  induction l as [|x t IH]; intros [|k] s z H Hz; simpl in H.
+  - destruct H as [<-|[]]; destruct Hz.
+  - destruct H.
+  - destruct H as [<-|[]]; destruct Hz.
+  - apply in_app_or in H. destruct H as [H|H].
+    + apply in_map_iff in H. destruct H as [s' [<- Hs']]. destruct Hz as [<-|Hz]; [left; reflexivity|].
+      right. exact (IH k s' z Hs' Hz).
+    + right. exact (IH (S k) s z H Hz).
+Qed.
+
+Lemma choose_NoDup : forall l k s, NoDup l -> In s (choose k l) -> NoDup s.
+Proof.
+  induction l as [|x t IH]; intros [|k] s Hnd H; simpl in H.
+  - destruct H as [<-|[]]; constructor.
+  - destruct H.
+  - destruct H as [<-|[]]; constructor.
+  - inversion Hnd as [|x' t' Hx Ht]; subst. apply in_app_or in H. destruct H as [H|H].
+    + apply in_map_iff in H. destruct H as [s' [<- Hs']]. constructor.
+      * intros Hin. apply Hx. exact (choose_sub t k s' x Hs' Hin).
+      * exact (IH k s' Ht Hs').
+    + exact (IH (S k) s Ht H).
+Qed.
+
+Lemma sumT_app : forall A B F, sumT (A ++ B) F = sumT A F + sumT B F.
+Proof. induction A as [|T A IH]; intros B F; simpl; [lra | rewrite IH; lra]. Qed.
+
+Lemma sumT_cons : forall x Ts F, sumT (map (cons x) Ts) F = sumT Ts (fun T => F (x :: T)).
+Proof. induction Ts as [|T Ts IH]; intros F; simpl; [reflexivity | rewrite IH; reflexivity]. Qed.
+
+Lemma sumT_ext : forall Ts F G, (forall T, In T Ts -> F T = G T) -> sumT Ts F = sumT Ts G.
+Proof.
+  induction Ts as [|T Ts IH]; intros F G H; simpl; [reflexivity|].
+  rewrite (H T (or_introl eq_refl)), (IH F G); [reflexivity|]. intros; apply H; now right.
+Qed.
+
+Lemma sumT_mono : forall Ts F G, (forall T, In T Ts -> F T <= G T) -> sumT Ts F <= sumT Ts G.
+Proof.
+  induction Ts as [|T Ts IH]; intros F G H; simpl; [lra|].
+  pose proof (H T (or_introl eq_refl)). assert (sumT Ts F <= sumT Ts G) by (apply IH; intros; apply H; now right). lra.
+Qed.
+
+Lemma sumT_plus : forall Ts F G, sumT Ts (fun T => F T + G T) = sumT Ts F + sumT Ts G.
+Proof. induction Ts as [|T Ts IH]; intros F G; simpl; [lra | rewrite IH; lra]. Qed.
+
+Lemma sumT_scal : forall Ts k F, sumT Ts (fun T => k * F T) = k * sumT Ts F.
+Proof. induction Ts as [|T Ts IH]; intros k F; simpl; [lra | rewrite IH; lra]. Qed.
+
+Lemma sumL_plus : forall L f g, sumL L (fun c => f c + g c) = sumL L f + sumL L g.
+Proof. induction L as [|c L IH]; intros f g; simpl; [lra | rewrite IH; lra]. Qed.
+
+Lemma sumL_ext : forall L f g, (forall c, In c L -> f c = g c) -> sumL L f = sumL L g.
+Proof.
+  induction L as [|c L IH]; intros f g H; simpl; [reflexivity|].
+  rewrite (H c (or_introl eq_refl)), (IH f g); [reflexivity|]. intros; apply H; now right.
+Qed.
+
+(* each k-subset: sum over the k-subsets S of sum_{i in S} v_i = C(m - 1, k - 1) sum_i v_i *)
+Lemma subsets_total : forall l v k,
+  sumT (choose (S k) l) (fun s => sumL s v) = INR (binom (length l - 1) k) * sumL l v.
+Proof.
+  induction l as [|x t IH]; intros v k; [simpl; lra|].
+  cbn [choose]. rewrite sumT_app, sumT_cons.
+  rewrite (sumT_ext _ _ (fun T => v x + sumL T v)) by reflexivity. rewrite sumT_plus.
+  assert (Hc : forall Ts c, sumT Ts (fun _ => c) = INR (length Ts) * c).
+  { induction Ts as [|T Ts IHT]; intros c; simpl; [lra | rewrite IHT; destruct (length Ts); simpl; lra]. }
+  rewrite Hc, choose_length.
+  replace (length (x :: t) - 1)%nat with (length t) by (simpl; lia). cbn [sumL].
+  destruct k as [|k].
+  - rewrite (IH v 0%nat). assert (B : forall n, binom n 0 = 1%nat) by (intros [|n]; reflexivity).
+    rewrite !B. assert (Z : sumT (choose 0 t) (fun s => sumL s v) = 0) by (destruct t; simpl; lra).
+    rewrite Z. cbn [INR]. lra.
+  - rewrite !IH. destruct t as [|z t'].
+    + simpl. lra.
+    + replace (length (z :: t') - 1)%nat with (length t') by (simpl; lia).
+      replace (length (z :: t')) with (S (length t')) by reflexivity. cbn [binom]. rewrite plus_INR.
+      lra.
+Qed.
+
+(* the pair sum PS(T) = sum_{c in T} sum_{j in T} H(c, j) *)
+Definition PS (H : nat -> nat -> R) (T : list nat) : R := sumL T (fun c => sumL T (H c)).
+
+Lemma PS_cons : forall H x T, PS H (x :: T) = H x x + sumL T (fun j => H x j + H j x) + PS H T.
+Proof.
+  intros H x T. unfold PS. cbn [sumL]. rewrite sumL_plus, sumL_plus. lra.
+Qed.
+
+Lemma PS_single : forall H t, (forall c, H c c = 0) -> sumT (choose 1 t) (PS H) = 0.
+Proof.
+  intros H t Hd. induction t as [|z t IH]; [reflexivity|].
+  cbn [choose]. rewrite sumT_app, sumT_cons. assert (E0 : choose 0 t = [[]]) by (destruct t; reflexivity).
+  rewrite E0. simpl. rewrite IH. unfold PS. simpl. rewrite Hd. lra.
+Qed.
+
+(* every ordered pair of distinct positions lies in exactly C(m - 2, k - 1) of the (k+1)-subsets *)
+Lemma pair_count : forall L H j, (forall c, H c c = 0) ->
+  sumT (choose (S (S j)) L) (PS H) = INR (binom (length L - 2) j) * PS H L.
+Proof.
+  induction L as [|x t IH]; intros H j Hd; [unfold PS; simpl; lra|].
+  cbn [choose]. rewrite sumT_app, sumT_cons.
+  rewrite (sumT_ext _ _ (fun T => sumL T (fun c => H x c + H c x) + PS H T))
+    by (intros T _; rewrite PS_cons, Hd; lra).
+  rewrite sumT_plus, subsets_total, IH by exact Hd. rewrite PS_cons, Hd.
+  replace (length (x :: t) - 2)%nat with (length t - 1)%nat by (simpl; lia).
+  destruct j as [|j].
+  - rewrite PS_single by exact Hd. assert (B : forall n, binom n 0 = 1%nat) by (intros [|n]; reflexivity).
+    rewrite !B. simpl. lra.
+  - rewrite IH by exact Hd.
+    destruct t as [|z [|z' t']].
+    + unfold PS; simpl; lra.
+    + unfold PS; simpl. rewrite Hd. lra.
+    + replace (length (z :: z' :: t') - 1)%nat with (S (length t')) by (simpl; lia).
+      replace (length (z :: z' :: t') - 2)%nat with (length t') by (simpl; lia).
+      cbn [binom]. rewrite plus_INR. lra.
+Qed.
+
+Lemma binom_absorb : forall n k, (binom (S n) (S k) * S k = S n * binom n k)%nat.
+Proof.
+  induction n as [|n IH]; intros k.
+  - destruct k; simpl; lia.
+  - destruct k as [|k].
+    + assert (B0 : forall m, binom m 0 = 1%nat) by (intros [|m]; reflexivity).
+      pose proof (IH 0%nat) as H1. change (binom (S (S n)) 1) with (binom (S n) 0 + binom (S n) 1)%nat.
+      rewrite !B0 in *. lia.
+    + pose proof (IH k) as H1. pose proof (IH (S k)) as H2.
+      change (binom (S (S n)) (S (S k))) with (binom (S n) (S k) + binom (S n) (S (S k)))%nat.
+      change (binom (S n) (S k)) with (binom n k + binom n (S k))%nat in *. nia.
+Qed.
+
+Lemma binom_pos : forall m j, (j <= m)%nat -> (0 < binom m j)%nat.
+Proof.
+  induction m as [|m IH]; intros [|j] H; simpl; try lia.
+  pose proof (IH j ltac:(lia)). lia.
+Qed.
+
+Definition uniform (NC : nat) (rho : nat -> R) : Prop := forall c, (c < NC)%nat -> rho c = / INR NC.
+
+Lemma sumL_scal : forall L k g, sumL L (fun c => k * g c) = k * sumL L g.
+Proof. induction L as [|c L IH]; intros k g; simpl; [lra | rewrite IH; lra]. Qed.
+
+Lemma sumL_mono : forall L f g, (forall c, In c L -> f c <= g c) -> sumL L f <= sumL L g.
+Proof.
+  induction L as [|c L IH]; intros f g H; simpl; [lra|].
+  pose proof (H c (or_introl eq_refl)). assert (sumL L f <= sumL L g) by (apply IH; intros; apply H; now right). lra.
+Qed.
+
+Lemma E_map_sumL : forall L (w : nat -> R) g, E (map (fun c => (w c, c)) L) g = sumL L (fun c => w c * g c).
+Proof. induction L as [|c L IH]; intros w g; simpl; [reflexivity | rewrite IH; reflexivity]. Qed.
+
+Lemma E_uniform : forall NC rho g, uniform NC rho -> E (classes NC rho) g = / INR NC * sumL (seq 0 NC) g.
+Proof.
+  intros NC rho g Hu. unfold classes. rewrite E_map_sumL, <- sumL_scal. apply sumL_ext.
+  intros c Hc. apply in_seq in Hc. rewrite Hu by lia. reflexivity.
+Qed.
+
+Lemma sumL_split : forall L c A B, sumL L (fun j => if (j =? c)%nat then A else B j) =
+  INR (count_occ Nat.eq_dec L c) * A + sumL L (fun j => if (j =? c)%nat then 0 else B j).
+Proof.
+  induction L as [|j L IH]; intros c A B; simpl; [lra|]. rewrite IH.
+  destruct (Nat.eq_dec j c) as [->|Hn].
+  - rewrite Nat.eqb_refl, S_INR. lra.
+  - rewrite (proj2 (Nat.eqb_neq j c) Hn). lra.
+Qed.
+
+Lemma count_seq : forall NC c, (c < NC)%nat -> count_occ Nat.eq_dec (seq 0 NC) c = 1%nat.
+Proof.
+  intros NC c Hc. apply (proj1 (NoDup_count_occ' Nat.eq_dec (seq 0 NC)) (seq_NoDup NC 0)). apply in_seq. lia.
+Qed.
+
+Lemma a_self : forall d D x c, a d D x c c = 0.
+Proof. intros; unfold a; ring. Qed.
+
+Lemma EI_const : forall NC rho D n k, setting NC rho D -> EI NC rho n (fun _ => k) = k.
+Proof.
+  intros NC rho D n k Hs; induction n as [|n IH]; simpl; [reflexivity|].
+  rewrite (E_ext _ _ (fun _ => k)) by (intros; apply IH). apply E_dist_const, (setting_dist _ _ _ Hs).
+Qed.
+
+(* Z_c(x) = sum_{j != c} zeta(a_j) *)
+Definition Zc (d NC : nat) (D : nat -> list (R * V)) (x : V) (c : nat) : R :=
+  sumL (seq 0 NC) (fun j => if (j =? c)%nat then 0 else phi [a d D x c j]).
+
+(* the split "all c_i = c" / "some c_i != c" with the first index i* where c_i* != c, by induction on N:
+   E_I log(L + sum_i e^{a_{I_i}}) >= q^N log(L + N) + (1 - q^N)/(N_C - 1) Z_c(x), q = 1/N_C, L >= 1 *)
+Lemma first_index : forall d NC rho D x c n Lr, setting NC rho D -> uniform NC rho -> (2 <= NC)%nat ->
+  (c < NC)%nat -> 1 <= Lr ->
+  (/ INR NC) ^ n * ln (Lr + INR n) + (1 - (/ INR NC) ^ n) / (INR NC - 1) * Zc d NC D x c
+  <= EI NC rho n (fun I => ln (Lr + sumexp (map (a d D x c) I))).
+Proof.
+  intros d NC rho D x c n. induction n as [|n IH]; intros Lr Hs Hu H2 Hc HL.
+  - simpl. right. field. assert (2 <= INR NC) by (replace 2 with (INR 2) by (simpl; lra); apply le_INR; exact H2). lra.
+  - assert (HN : 2 <= INR NC) by (replace 2 with (INR 2) by (simpl; lra); apply le_INR; exact H2).
+    simpl EI.
+    apply Rle_trans with (E (classes NC rho) (fun c1 => if (c1 =? c)%nat then
+      (/ INR NC) ^ n * ln ((Lr + 1) + INR n) + (1 - (/ INR NC) ^ n) / (INR NC - 1) * Zc d NC D x c
+      else phi [a d D x c c1])).
+    + rewrite E_uniform by exact Hu. rewrite sumL_split, count_seq by exact Hc. unfold Zc. rewrite S_INR.
+      replace (Lr + (INR n + 1)) with (Lr + 1 + INR n) by ring.
+      right. simpl pow. change (INR 1) with 1.
+      generalize (sumL (seq 0 NC) (fun j => if (j =? c)%nat then 0 else phi [a d D x c j])) as Z.
+      generalize (ln (Lr + 1 + INR n)) as L0. intros L0 Z. field. lra.
+    + apply E_mono; [apply (setting_w _ _ _ Hs)|]. intros w c1 Hc1. apply classes_in in Hc1. destruct Hc1 as [_ Hc1].
+      destruct (c1 =? c)%nat eqn:Ec.
+      * apply Nat.eqb_eq in Ec. subst c1.
+        rewrite (EI_ext _ _ _ _ (fun I => ln ((Lr + 1) + sumexp (map (a d D x c) I)))).
+        -- apply IH; auto. lra.
+        -- intros I. simpl. rewrite a_self, exp_0. f_equal. ring.
+      * rewrite <- (EI_const NC rho D n (phi [a d D x c c1]) Hs). apply (EI_mono _ _ D); [exact Hs|]. intros I _.
+        unfold phi. simpl. apply ln_le'; [pose proof (exp_pos (a d D x c c1)); lra|].
+        pose proof (sumexp_nonneg (map (a d D x c) I)). lra.
+Qed.
+
+Lemma sumexp_sumL : forall L g, sumexp (map g L) = sumL L (fun j => exp (g j)).
+Proof. induction L as [|c L IH]; intros g; simpl; [reflexivity | rewrite IH; reflexivity]. Qed.
+
+Lemma one_plus_le_exp : forall L (y z : nat -> R), (forall j, 0 <= y j) -> (forall j, exp (z j) = 1 + y j) ->
+  1 + sumL L y <= exp (sumL L z).
+Proof.
+  induction L as [|j L IH]; intros y z Hy Hz; simpl; [rewrite exp_0; lra|].
+  rewrite exp_plus, Hz. pose proof (IH y z Hy Hz). pose proof (Hy j).
+  assert (0 <= sumL L y) by (clear IH H; induction L as [|i L IHL]; simpl; [lra | pose proof (Hy i); lra]).
+  nra.
+Qed.
+
+(* LSE_{j in T}(a_j) <= sum_{j in T, j != c} zeta(a_j) for a task T containing c once (a_c = 0) *)
+Lemma lse_task : forall d D x c T, NoDup T -> In c T ->
+  lse (map (a d D x c) T) <= sumL T (fun j => if (j =? c)%nat then 0 else phi [a d D x c j]).
+Proof.
+  intros d D x c T Hnd Hin. unfold lse. rewrite sumexp_sumL.
+  rewrite (sumL_ext T _ (fun j => if (j =? c)%nat then 1 else exp (a d D x c j))).
+  2:{ intros j _. destruct (j =? c)%nat eqn:E1; [apply Nat.eqb_eq in E1; subst; rewrite a_self, exp_0|]; reflexivity. }
+  rewrite sumL_split. rewrite (proj1 (NoDup_count_occ' Nat.eq_dec T) Hnd c Hin). rewrite Rmult_1_l.
+  set (s := sumL T (fun j => if (j =? c)%nat then 0 else phi [a d D x c j])).
+  rewrite <- (ln_exp s). apply ln_le'.
+  - assert (0 <= sumL T (fun j => if (j =? c)%nat then 0 else exp (a d D x c j))).
+    { clear s. induction T as [|i T IHT]; simpl; [lra|].
+      assert (0 <= (if (i =? c)%nat then 0 else exp (a d D x c i))) by (destruct (i =? c)%nat; [lra | left; apply exp_pos]).
+      assert (0 <= sumL T (fun j => if (j =? c)%nat then 0 else exp (a d D x c j))).
+      { clear IHT Hnd Hin. induction T as [|i' T IH']; simpl; [lra|].
+        assert (0 <= (if (i' =? c)%nat then 0 else exp (a d D x c i'))) by (destruct (i' =? c)%nat; [lra | left; apply exp_pos]).
+        lra. }
+      lra. }
+    lra.
+  - apply one_plus_le_exp.
+    + intros j. destruct (j =? c)%nat; [lra | left; apply exp_pos].
+    + intros j. destruct (j =? c)%nat; [rewrite exp_0; lra|]. unfold phi. rewrite exp_ln; simpl; [lra|].
+      pose proof (exp_pos (a d D x c j)); lra.
+Qed.
+
+Lemma setting_D : forall NC rho D c, setting NC rho D -> (c < NC)%nat -> dist (D c).
+Proof. intros NC rho D c [_ [_ H]] Hc. apply H, Hc. Qed.
+
+Lemma INR_NC2 : forall NC, (2 <= NC)%nat -> 2 <= INR NC.
+Proof. intros NC H. replace 2 with (INR 2) by (simpl; lra). apply le_INR; exact H. Qed.
+
+(* H(c, j) = [j != c] E_{x ~ D_c} zeta(f(x)^T (mu_j - mu_c)) *)
+Definition Hpair (d : nat) (D : nat -> list (R * V)) (c j : nat) : R :=
+  if (j =? c)%nat then 0 else E (D c) (fun x => phi [a d D x c j]).
+
+Lemma E_sumL : forall {A} (P : list (R * A)) L (g : A -> nat -> R),
+  E P (fun x => sumL L (g x)) = sumL L (fun j => E P (fun x => g x j)).
+Proof.
+  intros A P L g; induction L as [|j L IH]; simpl; [rewrite E_const; ring|]. rewrite E_plus, IH; reflexivity.
+Qed.
+
+Lemma E_if_zero : forall (P : list (R * V)) j c (g : V -> R),
+  E P (fun x => if (j =? c)%nat then 0 else g x) = if (j =? c)%nat then 0 else E P g.
+Proof. intros P j c g. destruct (j =? c)%nat; [rewrite E_const; ring | reflexivity]. Qed.
+
+Lemma X_PS : forall d NC rho D, uniform NC rho ->
+  E (classes NC rho) (fun c => E (D c) (fun x => Zc d NC D x c)) = / INR NC * PS (Hpair d D) (seq 0 NC).
+Proof.
+  intros d NC rho D Hu. rewrite E_uniform by exact Hu. unfold PS. f_equal. apply sumL_ext. intros c _.
+  unfold Zc. rewrite E_sumL. apply sumL_ext. intros j _. rewrite E_if_zero. reflexivity.
+Qed.
+
+Lemma rhoT_uniform : forall rho T q, (forall c, In c T -> rho c = q) -> rhoT rho T = INR (length T) * q.
+Proof.
+  intros rho T q; induction T as [|c T IH]; intros H; simpl; [lra|].
+  rewrite IH by (intros; apply H; now right). rewrite (H c (or_introl eq_refl)).
+  destruct (length T); simpl; lra.
+Qed.
+
+(* for a (k+1)-way task T: L^mu_sup(f, T) <= 1/(k+1) sum_{c in T} sum_{j in T, j != c} E_{D_c} zeta(a_j) *)
+Lemma task_bound : forall d NC rho D k T, setting NC rho D -> uniform NC rho -> In T (tasks NC k) ->
+  Lsup_mu d rho D T <= / INR (S k) * PS (Hpair d D) T.
+Proof.
+  intros d NC rho D k T Hs Hu HT. unfold tasks in HT.
+  assert (Hin : forall c, In c T -> (c < NC)%nat).
+  { intros c Hc. pose proof (choose_sub _ _ _ _ HT Hc) as H'. apply in_seq in H'. lia. }
+  assert (Hl : length T = S k) by apply (choose_sizes _ _ _ HT).
+  assert (Hnd : NoDup T) by (apply (choose_NoDup (seq 0 NC) (S k)); [apply seq_NoDup | exact HT]).
+  assert (HN : 0 < INR NC) by (apply lt_0_INR; pose proof (setting_NC _ _ _ Hs); lia).
+  assert (Hk : 0 < INR (S k)) by (apply lt_0_INR; lia).
+  unfold Lsup_mu, J. rewrite (rhoT_uniform rho T (/ INR NC)) by (intros c Hc; apply Hu, Hin, Hc).
+  rewrite Hl, E_map_sumL. unfold PS. rewrite <- sumL_scal. apply sumL_mono. intros c Hc.
+  replace (rho c / (INR (S k) * / INR NC)) with (/ INR (S k))
+    by (rewrite Hu by (apply Hin, Hc); field; split; lra).
+  apply Rmult_le_compat_l; [left; apply Rinv_0_lt_compat, Hk|].
+  rewrite (E_ext (D c) _ (fun x => lse (map (a d D x c) T))).
+  2:{ intros x. apply CE_mu. destruct T; [destruct Hc | discriminate]. }
+  apply Rle_trans with (E (D c) (fun x => sumL T (fun j => if (j =? c)%nat then 0 else phi [a d D x c j]))).
+  - apply E_mono; [apply (setting_D NC rho D c Hs (Hin c Hc))|]. intros w x _. apply lse_task; assumption.
+  - rewrite E_sumL. right. apply sumL_ext. intros j _. rewrite E_if_zero. reflexivity.
+Qed.
+
+(* averaging over the tasks: L^mu_sup,k <= k/(N_C - 1) (1/N_C) sum_c sum_{j != c} E_{D_c} zeta(a_j) *)
+Lemma Lsup_mu_k_bound : forall d NC rho D k, setting NC rho D -> uniform NC rho -> (1 <= k)%nat -> (k + 1 <= NC)%nat ->
+  Lsup_mu_k d NC rho D k <= INR k / (INR NC - 1) * (/ INR NC * PS (Hpair d D) (seq 0 NC)).
+Proof.
+  intros d NC rho D k Hs Hu Hk1 HkN. destruct k as [|j]; [lia|]. destruct NC as [|[|m]]; [lia|lia|].
+  unfold Lsup_mu_k.
+  assert (Hsum : sumT (tasks (S (S m)) (S j)) (fun T => / INR (S (S j)) * PS (Hpair d D) T)
+                 = / INR (S (S j)) * (INR (binom m j) * PS (Hpair d D) (seq 0 (S (S m))))).
+  { rewrite sumT_scal. unfold tasks. rewrite pair_count.
+    - rewrite seq_length. replace (S (S m) - 2)%nat with m by lia. reflexivity.
+    - intros c. unfold Hpair. rewrite Nat.eqb_refl. reflexivity. }
+  assert (Hlen : length (tasks (S (S m)) (S j)) = binom (S (S m)) (S (S j)))
+    by (unfold tasks; rewrite choose_length, seq_length; reflexivity).
+  pose proof (binom_absorb (S m) (S j)) as B1. pose proof (binom_absorb m j) as B2.
+  assert (Hid : (binom (S (S m)) (S (S j)) * S (S j) * S j = S (S m) * S m * binom m j)%nat) by nia.
+  apply (f_equal INR) in Hid. rewrite !mult_INR in Hid.
+  assert (Hpos : 0 < INR (binom (S (S m)) (S (S j)))) by (apply lt_0_INR, binom_pos; lia).
+  rewrite Hlen.
+  apply Rle_trans with (sumT (tasks (S (S m)) (S j)) (fun T => / INR (S (S j)) * PS (Hpair d D) T)
+                        / INR (binom (S (S m)) (S (S j)))).
+  - apply Rmult_le_compat_r; [left; apply Rinv_0_lt_compat, Hpos|].
+    apply sumT_mono. intros T HT. apply (task_bound d (S (S m)) rho D (S j) T Hs Hu HT).
+  - rewrite Hsum. right.
+    set (Bt := INR (binom (S (S m)) (S (S j)))) in *.
+    assert (Hb : INR (binom m j) = Bt * INR (S (S j)) * INR (S j) / (INR (S (S m)) * INR (S m))).
+    { rewrite Hid. field. rewrite !S_INR. pose proof (pos_INR m). split; lra. }
+    rewrite Hb. generalize (PS (Hpair d D) (seq 0 (S (S m)))) as P. intros P.
+    rewrite !S_INR. pose proof (pos_INR m). pose proof (pos_INR j). field. repeat split; lra.
+Qed.
+
+Lemma pow_le_one : forall x n, 0 <= x <= 1 -> x ^ n <= 1.
+Proof.
+  intros x n Hx; induction n as [|n IH]; simpl; [lra|].
+  assert (0 <= x ^ n) by (apply pow_le; lra). nra.
+Qed.
+
+(* ============ Proposition 1 (2): L_sup,k <= L^mu_sup,k <= k/(1 - tau+_N) (L^N_un - tau+_N log(N + 1)) ============ *)
+Theorem prop1_left : forall (d NC : nat) (rho : nat -> R) (D : nat -> list (R * V)) (k : nat) (ms : list nat -> R),
+  (k + 1 <= NC)%nat -> (forall T, In T (tasks NC k) -> Lsup d rho D T (ms T)) ->
+  sumT (tasks NC k) ms / INR (length (tasks NC k)) <= Lsup_mu_k d NC rho D k.
+Proof.
+  intros d NC rho D k ms Hk H. unfold Lsup_mu_k. apply Rmult_le_compat_r.
+  - left. apply Rinv_0_lt_compat, lt_0_INR. unfold tasks. rewrite choose_length, seq_length. apply binom_pos. lia.
+  - apply sumT_mono. intros T HT. apply lemma1_left, H, HT.
+Qed.
+
+Theorem prop1_right : forall (d NC : nat) (rho : nat -> R) (D : nat -> list (R * V)) (N k : nat),
+  setting NC rho D -> uniform NC rho -> (2 <= k + 1 <= NC)%nat -> (1 <= N)%nat ->
+  Lsup_mu_k d NC rho D k <= INR k / (1 - tau NC rho N) * (LunN d NC rho D N - tau NC rho N * ln (INR N + 1)).
+Proof.
+  intros d NC rho D N k Hs Hu Hk HN.
+  assert (H2 : (2 <= NC)%nat) by lia. pose proof (INR_NC2 NC H2) as HNC.
+  assert (Htau : tau NC rho N = (/ INR NC) ^ N).
+  { unfold tau. rewrite (E_ext_in _ _ (fun _ => (/ INR NC) ^ N)).
+    - apply E_dist_const, (setting_dist _ _ _ Hs).
+    - intros w c Hc. apply classes_in in Hc. destruct Hc as [_ Hc]. rewrite Hu by exact Hc. reflexivity. }
+  assert (Hq : 0 < / INR NC < 1).
+  { split; [apply Rinv_0_lt_compat; lra|]. assert (/ INR NC * INR NC = 1) by (field; lra).
+    pose proof (Rinv_0_lt_compat (INR NC) ltac:(lra)). nra. }
+  assert (HqN : 0 < (/ INR NC) ^ N < 1).
+  { split; [apply pow_lt; lra|]. destruct N as [|N]; [lia|]. simpl.
+    pose proof (pow_le_one (/ INR NC) N ltac:(lra)). nra. }
+  pose proof (X_PS d NC rho D Hu) as HX.
+  pose proof (Lsup_mu_k_bound d NC rho D k Hs Hu ltac:(lia) ltac:(lia)) as Hk_bound. rewrite <- HX in Hk_bound.
+  set (X := E (classes NC rho) (fun c => E (D c) (fun x => Zc d NC D x c))) in *.
+  assert (Hun : (1 - (/ INR NC) ^ N) / (INR NC - 1) * X + (/ INR NC) ^ N * ln (1 + INR N) <= LunN d NC rho D N).
+  { apply Rle_trans with (2 := jensen_lower d NC rho D N Hs). unfold X. rewrite <- E_affine_classes by exact Hs.
+    apply E_mono; [apply (setting_w _ _ _ Hs)|]. intros w c Hc. apply classes_in in Hc. destruct Hc as [_ Hc].
+    apply E_mono; [apply (setting_D _ _ _ _ Hs Hc)|]. intros w' x _.
+    pose proof (first_index d NC rho D x c N 1 Hs Hu H2 Hc (Rle_refl 1)) as F. unfold phi. lra. }
+  rewrite Htau. apply Rle_trans with (1 := Hk_bound).
+  replace (INR k / (INR NC - 1) * X)
+    with (INR k / (1 - (/ INR NC) ^ N) * ((1 - (/ INR NC) ^ N) / (INR NC - 1) * X)) by (field; lra).
+  apply Rmult_le_compat_l.
+  - apply Rmult_le_pos; [apply pos_INR | left; apply Rinv_0_lt_compat; lra].
+  - rewrite (Rplus_comm (INR N) 1). lra.
+Qed.
