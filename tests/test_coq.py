@@ -12,6 +12,7 @@ import json
 import subprocess
 
 import pytest
+from coq_support import coq_cache, needs_coq
 import sympy as sp
 
 from numerics import coq
@@ -22,22 +23,7 @@ from theorems.papers.merad import finite_proofs
 from theorems.papers.merad import provers as merad
 from theorems.papers.merad import sharp_constants
 
-needs_coq = pytest.mark.skipif(
-    coq.coqc_path() is None,
-    reason="coqc not found on PATH (apt-get install coq libcoq-interval libcoq-coquelicot): the Coq "
-           "certificates stay tested")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def session_cache(tmp_path_factory):
-    """A fresh cache for this module: every script is checked by coqc once, then reused."""
-    mp = pytest.MonkeyPatch()
-    folder = tmp_path_factory.mktemp("clcheck-cache")
-    mp.setenv("CLCHECK_CACHE", str(folder))
-    mp.delenv("CLCHECK_COQ_CACHE", raising=False)
-    mp.delenv("CLCHECK_COQC", raising=False)
-    yield folder
-    mp.undo()
+session_cache = pytest.fixture(scope="module", autouse=True)(coq_cache)
 
 
 def _dumps(cert: Certificate) -> str:
@@ -53,7 +39,6 @@ TRUE_FACTS = {
     "ratio_le_twice": merad.ratio_le_twice_coq,
     "softplus_bounds": merad.softplus_bounds_coq,
     "coupon_mean": merad.coupon_mean_coq,
-    "coupon_variance": merad.coupon_variance_coq,
     "tau_plus_uniform": merad.tau_plus_uniform_coq,
 }
 
@@ -84,7 +69,7 @@ def test_the_lse_theorems_quantify_over_every_n():
     assert "INR (length (x :: l))" in stmts["lse_max_bounds"]
     pairs = merad.lse_pairwise_coq().details["coq_statements"]
     assert pairs["lse_pairwise"].startswith("forall (p : R * R) (ps : list (R * R))")
-    mean = merad.coupon_mean_coq().details["coq_statements"]["coupon_mean"]
+    mean = merad.coupon_mean_coq().details["coq_statements"]["coupon_law_moments"]
     assert mean.startswith("forall n : nat")
 
 
@@ -348,13 +333,12 @@ def test_coq_certificates_cover_labels_of_their_claims(monkeypatch):
             assert cert.method == "coq"
             assert cert.complete, (cid, cert.domain)  # a Coq proof is for every n, every x of the printed domain
             assert cert.parts is None or set(cert.parts) <= set(labels), (cid, cert.parts, labels)
-    assert merad.coupon_variance_coq().parts == ()  # the correct variance is not the printed one
 
 
 # each fixed script is a .v file shipped with the plugin (package data); the certificate checks it as it is
 PACKAGED = {
     "merad_lse": merad.lse_max_bounds_coq, "merad_scalar": merad.ratio_le_twice_coq,
-    "merad_counting": merad.coupon_mean_coq, "merad_rearrangement": merad.rearrangement_coq,
+    "merad_counting": merad.tau_plus_uniform_coq, "merad_rearrangement": merad.rearrangement_coq,
     "merad_lemma7_sharp": merad.lemma7_sharp_constant_coq, "merad_lemma3_sharp": sharp_constants.scalar_facts_coq,
     "merad_chebyshev": chebyshev_proof.coupon_chebyshev_coq, "merad_lemma12": finite_proofs.lemma1_coq,
 }

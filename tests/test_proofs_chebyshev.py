@@ -8,6 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from coq_support import coq_cache, needs_coq
 
 from numerics import coq
 from numerics import coupon
@@ -17,21 +18,7 @@ from theorems.engine.registry import get
 from theorems.engine.verdict import Verdict
 from theorems.papers.merad import chebyshev_proof as cp
 
-needs_coq = pytest.mark.skipif(
-    coq.coqc_path() is None,
-    reason="coqc not found on PATH (apt-get install coq libcoq-interval libcoq-coquelicot): the Coq "
-           "certificates stay tested")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def session_cache(tmp_path_factory):
-    """A fresh cache for this module: every script is checked by coqc once, then reused."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("CLCHECK_CACHE", str(tmp_path_factory.mktemp("clcheck-cache")))
-    mp.delenv("CLCHECK_COQ_CACHE", raising=False)
-    mp.delenv("CLCHECK_COQC", raising=False)
-    yield
-    mp.undo()
+session_cache = pytest.fixture(scope="module", autouse=True)(coq_cache)
 
 
 # the generic steps' constants, moved 1 % to the wrong side (each statement becomes false)

@@ -8,6 +8,7 @@ coqc runs once per script text: the results are cached in a temporary $CLCHECK_C
 from __future__ import annotations
 
 import pytest
+from coq_support import coq_cache, needs_coq
 import sympy
 
 from numerics import coq
@@ -18,22 +19,7 @@ from theorems.papers.huang import certificates as hc
 from theorems.papers.huang import full_proofs as fp
 from theorems.papers.huang import sharp_constants as sc
 
-needs_coq = pytest.mark.skipif(
-    coq.coqc_path() is None,
-    reason="coqc not found on PATH (apt-get install coq libcoq-interval libcoq-coquelicot): the Coq "
-           "certificates stay tested")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def session_cache(tmp_path_factory):
-    """A fresh cache for this module: every script is checked by coqc once, then reused."""
-    mp = pytest.MonkeyPatch()
-    folder = tmp_path_factory.mktemp("clcheck-cache")
-    mp.setenv("CLCHECK_CACHE", str(folder))
-    mp.delenv("CLCHECK_COQ_CACHE", raising=False)
-    mp.delenv("CLCHECK_COQC", raising=False)
-    yield folder
-    mp.undo()
+session_cache = pytest.fixture(scope="module", autouse=True)(coq_cache)
 
 
 TRUE = {

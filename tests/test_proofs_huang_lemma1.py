@@ -5,6 +5,7 @@ without the hypothesis that G is correct on the main parts inside S_eps) is reje
 from __future__ import annotations
 
 import pytest
+from coq_support import coq_cache, needs_coq
 
 from numerics import coq
 from theorems.engine.budget import PROFILES
@@ -13,20 +14,7 @@ from theorems.engine.registry import get
 from theorems.engine.verdict import Verdict
 from theorems.papers.huang import lemma1_proof
 
-needs_coq = pytest.mark.skipif(
-    coq.coqc_path() is None,
-    reason="coqc not found on PATH (apt-get install coq libcoq-interval libcoq-coquelicot): the Coq "
-           "certificates stay tested")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def session_cache(tmp_path_factory):
-    """A fresh cache for this module: every script is checked by coqc once, then reused."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("CLCHECK_CACHE", str(tmp_path_factory.mktemp("clcheck-cache")))
-    mp.delenv("CLCHECK_COQ_CACHE", raising=False)
-    yield
-    mp.undo()
+session_cache = pytest.fixture(scope="module", autouse=True)(coq_cache)
 
 
 SCRIPT = coq.packaged_script("theorems.papers.huang", lemma1_proof.SCRIPT)

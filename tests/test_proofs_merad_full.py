@@ -9,26 +9,12 @@ cached in a temporary $CLCHECK_CACHE, so each script is checked by coqc once.
 from __future__ import annotations
 
 import pytest
+from coq_support import coq_cache, needs_coq
 
 from numerics import coq
 from theorems.papers.merad import finite_proofs as fp
 
-needs_coq = pytest.mark.skipif(
-    coq.coqc_path() is None,
-    reason="coqc not found on PATH (apt-get install coq libcoq-interval libcoq-coquelicot): the Coq "
-           "certificates stay tested")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def session_cache(tmp_path_factory):
-    """A fresh cache for this module: every script is checked by coqc once, then reused."""
-    mp = pytest.MonkeyPatch()
-    folder = tmp_path_factory.mktemp("clcheck-cache")
-    mp.setenv("CLCHECK_CACHE", str(folder))
-    mp.delenv("CLCHECK_COQ_CACHE", raising=False)
-    mp.delenv("CLCHECK_COQC", raising=False)
-    yield folder
-    mp.undo()
+session_cache = pytest.fixture(scope="module", autouse=True)(coq_cache)
 
 
 ALLOWED = {"ClassicalDedekindReals.sig_forall_dec", "ClassicalDedekindReals.sig_not_dec",

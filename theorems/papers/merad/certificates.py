@@ -376,8 +376,8 @@ def tau_plus_uniform_coq() -> Certificate:
 
 
 # which claim each Coq certificate belongs to (claims.py lists certificates per claim; these go beside
-# the ones it lists today). coupon_variance_coq proves the correct variance, not the printed one: it is
-# for a proof step (the Chebyshev bound's variance), not a certificate of merad.coupon.variance.
+# the ones it lists today). The correct variance of T is proved in merad_chebyshev.v (chebyshev_proof), for the
+# Chebyshev step and the reading "Var(T) <= (N_C pi)^2/6" of merad.coupon.variance.
 COQ_CERTIFICATES = {
     "merad.lse.max_bounds": (lse_max_bounds_coq,),
     "merad.lse.nonneg": (lse_nonneg_coq,),

@@ -32,6 +32,7 @@ from numerics import coq
 from numerics.certificate import Certificate
 from numerics.interval import prove_nonnegative, to_fraction
 from numerics.smt import max_of, prove_for_each_n, reals
+from theorems.papers.merad import chebyshev_proof
 
 _SUBST = ("Substituting y_i = exp(x_i) (exp is a bijection R -> (0, inf) and log is increasing, so the "
           "polynomial statement is equivalent)")
@@ -157,8 +158,7 @@ LSE_THEOREMS = ("lse_max_bounds", "lse_nonneg", "lse_restriction", "lse_pairs_id
                 "lse_pairwise")
 SCALAR_THEOREMS = ("neg_log1m_le_ratio", "ratio_le_twice", "log1p_le", "log1p_nonneg", "softplus_bounds_pos",
                    "softplus_bounds_neg", "softmax2_norm", "softmax2_curvature")
-COUNT_THEOREMS = ("geom_mean", "geom_second_moment", "geom_variance", "coupon_mean", "coupon_variance",
-                  "tau_plus_uniform")
+COUNT_THEOREMS = ("tau_plus_uniform",)
 REARRANGE_THEOREMS = ("choose_length", "choose_sizes", "subsets_containing", "subsets_total")
 SHARP_THEOREMS = ("neg_log1m_sharp", "neg_log1m_sharp_attained", "neg_log1m_no_smaller")
 
@@ -211,13 +211,9 @@ def scalar_script(*, slope: Any = 1, ratio_factor: Any = 2, curvature_bound: Any
     return text
 
 
-def count_script(*, mean_factor: Any = 1) -> str:
-    """The coupon-collector and tau+ script; ``mean_factor`` multiplies n H_n (a test hook)."""
-    text = script("merad_counting")
-    if to_fraction(mean_factor) == 1:
-        return text
-    stated = "/\\ sum1 (fun i => / p_stage n i) n = "
-    return coq.restated(text, f"{stated}INR n * harm 1 n.\n", f"{stated}{_scaled('INR n * harm 1 n', mean_factor)}.\n")
+def count_script() -> str:
+    """The tau+ script (coq/merad_counting.v)."""
+    return script("merad_counting")
 
 
 def _coq(name: str, script: str, theorems: tuple[str, ...], statement: str, domain: str, *,
@@ -304,29 +300,19 @@ def softplus_bounds_coq(slope: Any = 1, timeout: float = 120.0) -> Certificate:
                 "every real x (x >= 0 and x <= 0 respectively; Coq)", timeout=timeout)
 
 
-def coupon_mean_coq(mean_factor: Any = 1, timeout: float = 120.0) -> Certificate:
-    """E[T] = n H_n for every n: each geometric stage has mean 1/p_i (a series, Coquelicot) and
-    sum_{i=1}^{n} n/(n-i+1) = n H_n (Coq, by induction)."""
+def coupon_mean_coq(mean_factor: Any = 1, timeout: float = 180.0) -> Certificate:
+    """E[T] = n H_n for every n, from T's law (coupon_law_moments of merad_chebyshev.v); ``mean_factor``
+    multiplies n H_n (a test hook: Coq must then reject the unchanged proof)."""
     f = to_fraction(mean_factor)
-    return _coq(_script_name("merad_counting", None if f == 1 else f"mean{f}"), count_script(mean_factor=f),
-                ("geom_mean", "coupon_mean"),
-                "E[T] = N_C H_{N_C} for every N_C: T is the sum of its geometric stages T_i (success "
-                "probability p_i = (N_C - i + 1)/N_C), E[T_i] = sum_t t p_i (1-p_i)^(t-1) = 1/p_i (Coq, "
-                "Coquelicot series) and sum_{i=1}^{N_C} N_C/(N_C - i + 1) = N_C H_{N_C} (Coq, by induction); "
-                "E[T] = sum_i E[T_i] is linearity of expectation over the decomposition (the model)",
-                "every integer N_C >= 1 (Coq)", timeout=timeout)
-
-
-def coupon_variance_coq(timeout: float = 120.0) -> Certificate:
-    """Var(T) = n^2 H^(2)_n - n H_n for every n, from sum_i (1 - p_i)/p_i^2 (Coq). Not the printed
-    (N_C pi)^2 / 6: this certificate covers no part of merad.coupon.variance."""
-    return replace(_coq("merad_counting", count_script(), ("geom_second_moment", "geom_variance",
-                                                         "coupon_variance"),
-                        "Var(T) = N_C^2 H^(2)_{N_C} - N_C H_{N_C} for every N_C: Var(T_i) = E[T_i^2] - E[T_i]^2 = "
-                        "(2 - p_i)/p_i^2 - 1/p_i^2 = (1 - p_i)/p_i^2 (Coq, Coquelicot series) and "
-                        "sum_i (1 - p_i)/p_i^2 = N_C^2 H^(2)_{N_C} - N_C H_{N_C} (Coq, by induction); "
-                        "Var(T) = sum_i Var(T_i) is the independence of the stages (the model)",
-                        "every integer N_C >= 1 (Coq)", timeout=timeout), parts=())
+    text = chebyshev_proof.chebyshev_script()
+    if f != 1:
+        text = coq.restated(text, "  moments (coupon_law n) (INR n * harm 1 n) m2\n",
+                            f"  moments (coupon_law n) ({_coq_q(f)} * (INR n * harm 1 n)) m2\n")
+    cert = chebyshev_proof.check(text, _script_name("merad_chebyshev", None if f == 1 else f"mean{f}"), timeout)
+    return replace(cert, statement="E[T] = N_C H_{N_C} for every N_C: T's law is the convolution of its independent "
+                                   "geometric stages (P(T_i = t) = p_i (1-p_i)^(t-1), p_i = (N_C - i + 1)/N_C), and "
+                                   "its mean is the sum of theirs (coupon_law_moments: Coquelicot series, Cauchy "
+                                   "products; Coq)", domain="every integer N_C >= 1 (Coq)")
 
 
 def tau_plus_uniform_coq(timeout: float = 120.0) -> Certificate:
