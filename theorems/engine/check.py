@@ -388,9 +388,8 @@ def _tightness(claim: StatementClaim, tracker: Tracker, seed: int) -> list[dict[
         if best is not None:
             row["found_by"] = best.found_by
             row["witness"] = tightness_witness(claim, best, label, ratio, seed)
-        best = [best] if best is not None else []
         if label in sharp:
-            row["sharp_constant"] = sharp_report(sharp[label], claim, best[0] if best else None)
+            row["sharp_constant"] = sharp_report(sharp[label], claim, best)
         out.append(row)
     return out
 

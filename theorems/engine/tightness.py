@@ -2,7 +2,8 @@
 
 For every inequality part the search climbs the part's **ratio** -- smaller side / larger side, where the
 larger side is positive (the ratio the report prints; 1 is the boundary, above 1 a violation) -- and,
-where the larger side is not positive, the part's normalized margin (said in the result's ``measure``):
+where the larger side is not positive, the part's normalized margin (a ratio is then reported only from
+the subjects where it exists; a part with none reports no best ratio):
 
 1. starts: the distinct best subjects the random, exhaustive and adversarial searches recorded for the part
    (the tracker keeps them) and as many draws of the family's own seeded strategy -- small subjects of drawn families
@@ -36,7 +37,6 @@ from theorems.engine.search import admissible, adversarial_starts
 from theorems.engine.tolerance import CONFIRM_DPS
 
 RATIO = "smaller side / larger side"
-MARGIN = "normalized margin (the larger side is not positive)"
 
 
 def part_score(claim: StatementClaim, family: SubjectFamily, subject: Any, part: Part) -> float:
