@@ -150,7 +150,9 @@ class ClaimResult:
     # hypotheses and verdict (the literal one first: the headline), and whether decided readings disagree
     growth: list[dict[str, Any]] = field(default_factory=list)  # statement claims: ratios along witness families
     tightness: list[dict[str, Any]] = field(default_factory=list)  # per inequality part: best ratio, witness, sharp
-    first_violation_seconds: float | None = None  # CPU seconds from the check's start to its first confirmed violation
+    # CPU seconds from the check's start to its first confirmed violation: for benchmarks, not in the report (two
+    # identical audits' reports must not differ by it)
+    first_violation_seconds: float | None = None
     prefix: list[dict[str, Any]] = field(default_factory=list)
     readings: list[dict[str, Any]] = field(default_factory=list)
     reading_sensitive: bool = False
@@ -176,6 +178,7 @@ class ClaimResult:
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
+        d.pop("first_violation_seconds")
         d["undecided"] = self.undecided
         d["verdict"] = self.verdict.value
         d["part_status"] = {k: PartStatus(v).value for k, v in self.part_status.items()}
