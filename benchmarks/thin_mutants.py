@@ -7,8 +7,9 @@ every audit seed and never its twin. ``tests/test_search_power.py`` checks that 
 0-4; ``benchmarks/run.py --only search`` measures the fraction refuted and the time to the first refutation
 against the search without the tightness pass.
 
-A mutant claim carries no certificate, reading, recorded witness or sharp constant of the shipped claim: only
-the search decides it.
+A mutant claim carries no certificate, reading, recorded witness or sharp constant of the shipped claim, and only
+its drawn subject families (learned snapshots are fixed data the search does not move, and would cost training
+runs): only the search decides it.
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ class ThinMutant:
         """The shipped claim reduced to this part, with ``factor`` in place of the printed constant."""
         shipped = get(self.claim)
         part = next(p for p in shipped.statement if str(p) == self.part)  # its own applies= and informative= kept
+        drawn = tuple(f for f in shipped.subjects if f.origin != "learned")  # the search's space: no training runs
         return dataclasses.replace(
-            shipped, id=f"{self.claim}.{role}.{self.name}",
+            shipped, id=f"{self.claim}.{role}.{self.name}", subjects=drawn,
             statement=(dataclasses.replace(part, relation=self.relation(factor), label=f"{self.part} [{role}]"),),
             certificates=(), known_refutation=None, readings=(), sharp=(), vacuity=(), growth=(), unsatisfiable=(),
             artifacts=(), notation_slip="", derived="")
