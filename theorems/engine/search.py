@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings, target
@@ -162,8 +162,6 @@ def adversarial_search(claim: StatementClaim, family: SubjectFamily, budget: Bud
         return
     import torch  # heavy: only the adversary needs it
 
-    from numerics.ascent import DecayingAdam  # heavy: imports torch
-
     xp = torch_backend()
     for start, subject in enumerate(starts):
         torch.manual_seed(seed * 1_000 + start)
@@ -176,26 +174,40 @@ def adversarial_search(claim: StatementClaim, family: SubjectFamily, budget: Bud
         if not parts:
             return
         symbols = needed_symbols(parts)
-        params = family.params(subject)
-        # fused: one kernel per step, under half the unfused cost; the step decays to 1% of its start
-        # so that the ascent settles on thin maxima
-        opt = DecayingAdam([(params, 0.05)], gamma=0.01 ** (1 / budget.adversarial_steps), fused=True)
-        best_value, best_params = -math.inf, [t.detach().clone() for t in params]
-        for _ in range(budget.adversarial_steps):
-            opt.zero_grad()
-            margin = torch_margin(parts, family.quantities(subject, symbols, xp, params=params), xp)
-            if not torch.isfinite(margin):
-                break
-            value = margin.item()
-            if value > best_value and admissible(claim, family, family.from_params(subject, params)):
-                best_value = value  # the best point visited inside the hypotheses
-                best_params = [t.detach().clone() for t in params]
-            if not margin.requires_grad:
-                break  # the parts depend on no continuous parameter: nothing to climb
-            (-margin).backward()
-            opt.step()
-            if not all(bool(torch.isfinite(t).all()) for t in params):
-                break  # a step left the finite domain (a gradient through sqrt at 0): keep the best point so far
-        end = family.from_params(subject, best_params)
+        end = ascend(claim, family, subject, budget.adversarial_steps,
+                     lambda params: torch_margin(parts, family.quantities(subject, symbols, xp, params=params), xp))
         if admissible(claim, family, end):
             tracker.record(tracker.probe(family, end, found_by="adversarial"), adversarial=True)
+
+
+def ascend(claim: StatementClaim, family: SubjectFamily, subject: Any, steps: int,
+           score: Callable[[list[Any]], Any]) -> Any:
+    """Adam ascent of ``score(params)`` (a differentiable tensor) over the family's continuous parameters
+    from ``subject``; the best point visited inside the hypotheses (the start if none is better)."""
+    import torch  # heavy: only an ascent needs it
+
+    from numerics.ascent import DecayingAdam  # heavy: imports torch
+
+    params = family.params(subject)
+    if not params:
+        return subject
+    # fused: one kernel per step, under half the unfused cost; the step decays to 1% of its start
+    # so that the ascent settles on thin maxima
+    opt = DecayingAdam([(params, 0.05)], gamma=0.01 ** (1 / max(1, steps)), fused=True)
+    best_value, best_params = -math.inf, [t.detach().clone() for t in params]
+    for _ in range(steps):
+        opt.zero_grad()
+        value_t = score(params)
+        if not torch.isfinite(value_t):
+            break
+        value = value_t.item()
+        if value > best_value and admissible(claim, family, family.from_params(subject, params)):
+            best_value = value  # the best point visited inside the hypotheses
+            best_params = [t.detach().clone() for t in params]
+        if not value_t.requires_grad:
+            break  # the score depends on no continuous parameter: nothing to climb
+        (-value_t).backward()
+        opt.step()
+        if not all(bool(torch.isfinite(t).all()) for t in params):
+            break  # a step left the finite domain (a gradient through sqrt at 0): keep the best point so far
+    return family.from_params(subject, best_params)

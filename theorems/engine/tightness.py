@@ -33,7 +33,7 @@ from theorems.engine.claim import Le, Part, Sharp, StatementClaim
 from theorems.engine.evaluate import applicable_parts, needed_symbols, side_functions
 from theorems.engine.family import SubjectFamily
 from theorems.engine.probe import Probe, Tracker, evaluate
-from theorems.engine.search import admissible, adversarial_starts
+from theorems.engine.search import admissible, adversarial_starts, ascend
 from theorems.engine.tolerance import CONFIRM_DPS
 
 RATIO = "smaller side / larger side"
@@ -64,34 +64,14 @@ def _torch_score(part: Part, values: dict[Any, Any], xp: Any) -> Any:
 
 
 def _ascend(claim: StatementClaim, family: SubjectFamily, subject: Any, part: Part, steps: int, seed: int) -> Any:
-    """Adam ascent on the part's score from ``subject``; the best admissible point visited."""
+    """Adam ascent on the part's score from ``subject`` (search.ascend); the best admissible point visited."""
     import torch  # heavy: only the ascent needs it
-
-    from numerics.ascent import DecayingAdam  # heavy: imports torch
 
     xp = torch_backend()
     torch.manual_seed(seed)
-    params = family.params(subject)
-    if not params:
-        return subject
-    opt = DecayingAdam([(params, 0.05)], gamma=0.01 ** (1 / max(1, steps)), fused=True)
-    best_value, best_params = -math.inf, [t.detach().clone() for t in params]
     symbols = needed_symbols([part])
-    for _ in range(steps):
-        opt.zero_grad()
-        score = _torch_score(part, family.quantities(subject, symbols, xp, params=params), xp)
-        if not torch.isfinite(score):
-            break
-        value = score.item()
-        if value > best_value and admissible(claim, family, family.from_params(subject, params)):
-            best_value, best_params = value, [t.detach().clone() for t in params]
-        if not score.requires_grad:
-            break
-        (-score).backward()
-        opt.step()
-        if not all(bool(torch.isfinite(t).all()) for t in params):
-            break
-    return family.from_params(subject, best_params)
+    return ascend(claim, family, subject, steps,
+                  lambda params: _torch_score(part, family.quantities(subject, symbols, xp, params=params), xp))
 
 
 def _climb(claim: StatementClaim, family: SubjectFamily, subject: Any, part: Part, moves: int) -> Any:
