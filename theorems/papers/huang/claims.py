@@ -23,6 +23,7 @@ from theorems.papers.huang import readings as other_readings
 from theorems.papers.huang import sharp_constants
 from theorems.papers.huang import full_proofs
 from theorems.papers.huang import lemma1_proof
+from theorems.papers.huang import theorem2_proof
 from theorems import (Assumption, Claim, exists, forall, Informative, Kind,
                       Part, parts, Reading, Sharp, Source, UnencodableClaim)
 from theorems.papers.huang.plugin import PLUGIN
@@ -328,7 +329,8 @@ def sup_norm_reading(claim_id: str, statement_name: str, tail: tuple[Any, ...] =
                 *THEOREM2_PREFIX[2:], *tail),
         assumptions=(other_readings.THEOREM2_SUP_HYP,),
         subjects=THEOREM2_FAMILIES + (other_readings.ball_witnesses(),),
-        known_refutation=f"{claim_id}.sup_norm.json")
+        known_refutation=f"{claim_id}.sup_norm.json",
+        certificates=())  # the Coq proof assumes ||f(x')|| = r at every augmented input
 
 
 PLUGIN.claim(Claim(
@@ -344,6 +346,7 @@ PLUGIN.claim(Claim(
     artifacts=(huang_experiments.sigma_and_theorem2, huang_experiments.theorem2_boundary),
     subjects=THEOREM2_FAMILIES,
     adversarial=False,
+    certificates=(theorem2_proof.theorem2_coq,),
     encoding=THEOREM2_ENCODING + " Informative only where the bound is strictly between 0 and 1 (> 0 declared "
              "with the part, < 1 the range rule of Err(G_f)): at 0 the "
              "statement is the intermediate claim huang.theorem2.main_part (sigma = 1, R_eps = 0: every "
@@ -365,6 +368,7 @@ PLUGIN.claim(Claim(
                                MAIN_PART_SAMPLES),),
     subjects=THEOREM2_FAMILIES,
     adversarial=False,
+    certificates=(theorem2_proof.main_part_coq,),
     encoding=THEOREM2_ENCODING + " The main parts are the maximum-mass cliques of {d_A <= delta} (as for "
              "sigma); the misclassified mass is exact (rational nearest-centre sets, a tie is a mistake). This "
              "is what Theorem 2 feeds into Lemma 1; informative wherever the set is not empty.",

@@ -72,16 +72,33 @@ PLUGIN.claim(ExperimentClaim(
              "read with c one constant fixed before the representation (if c could be chosen after it, c = r would make "
              "every representation balanced, since Bal >= 1).",
 ))
+_EXAMPLE_TAIL = (exists("delta0", "thresholds", depends_on=("r",), asymptotic="the example's condition on delta (lost)"),
+                 forall("delta", "delta <= delta0 [checker: 0.01, 0.05, 0.1]; and the replacement (delta = 1, 'directly "
+                                 "recovers the latent vector')"))
 PLUGIN.claim(ExperimentClaim(
     id="ren.unbalanced_example", kind=Kind.INEQUALITY,
     source=source("Section 4, 'Why balance representations are important?'"),
     experiment=exact.unbalanced_experiment,
-    prefix=(forall("r", "latent dimensions [checker: 5]"),
-            exists("delta0", "thresholds", depends_on=("r",), asymptotic='the example\'s condition on delta (lost)'),
-            forall("delta", "delta <= delta0 [checker: 0.01, 0.05, 0.1]; and the replacement (delta = 1, 'directly "
-                            "recovers the latent vector')")),
-    encoding="P_A = P_B proportional to diag(1, delta, ..., delta): exact Align >= 1 - eps and Bal < r/2 for delta <= 0.1; "
-             "delta = 1 balanced (every configuration must hold: 'forall').",
+    prefix=(EPS, C_DEF, forall("r", "latent dimensions r >= 1 ('in our setting': the setting's r) [checker: 1..8; the "
+                                    "closed forms for every r]"), *_EXAMPLE_TAIL),
+    readings=(Reading("r large enough",
+                      "the example read for latent dimensions large enough that it can be aligned and unbalanced at all "
+                      "(2^-r <= eps: a negative pair shares z with probability 2^-r, a tie; and r > c: Bal >= 1): the "
+                      "words 'one simple example' need not hold in every dimension of the setting",
+                      prefix=(EPS, C_DEF, exists("r0", "dimensions", depends_on=("eps", "c"),
+                                                 asymptotic="2^-r0 <= eps and r0 > c [checker: 5]"),
+                              forall("r", "latent dimensions r >= r0 [checker: 5..8; the closed forms for every r]"),
+                              *_EXAMPLE_TAIL),
+                      experiment=exact.unbalanced_large_r, known_refutation=""),),
+    known_refutation="ren.unbalanced_example.json",
+    literal="the words: 'in our setting, one simple example of aligned but unbalanced representations is ...', for the "
+            "setting's latent dimension r, whatever it is (the setting does not restrict r)",
+    encoding="P_A = P_B proportional to diag(1, delta, ..., delta), noiseless: Align = 1 - 2^-r for every delta > 0 and Bal "
+             "= 1 + (r - 1) delta^4, exact for r = 1..8 and proved in Coq for every r (coq/ren_unbalanced.v). aligned: Align "
+             ">= 1 - eps, not balanced: Bal < r/c, with Definitions 4.1-4.2's constants (checker: eps = 0.05, c = 2, the ones "
+             "Theorem 4.3's claims use); the small deltas must be aligned and not balanced, delta = 1 aligned and balanced "
+             "(every configuration must hold: 'forall'). At r = 1 the example fails for every admissible constant (Align = "
+             "1/2 < 1 - eps for eps < 1/2; Bal = 1 >= 1/c for c >= 1).",
 ))
 PLUGIN.claim(ExperimentClaim(
     id="ren.lemma_a7", kind=Kind.IDENTITY, source=source("Lemma A.7"),
@@ -93,8 +110,10 @@ PLUGIN.claim(ExperimentClaim(
     encoding="Noiseless infinite width, C = P_A^T P_B = diag(c): log E_z' exp(beta z^T C z') = sum_k log cosh(beta c_k) "
              "for every z in {+-1}^r (exact sums, r <= 10; 50 digits, r <= 4) and E_z[z E_softmax z'^T] = diag(tanh(beta c)) "
              "(r <= 8); invariance under flipping z and z' together; the reduced flow (8) equals autograd's population "
-             "flow and keeps the orthogonality of (7). Certified symbolically (sympy) for r <= 4, every c, beta and z: "
-             "a certificate on part of the printed domain (every r), so consistent, not proved.",
+             "flow and keeps the orthogonality of (7). (a), the negative-pair factor and (b) are proved in Coq for every r, "
+             "c, beta and z (coq/ren_lemma_a7.v); (c) -- the checker's reconstruction of the lemma's lost conclusion (its "
+             "display, and (8) of Section 5.2, are lost in this source) -- is checked against autograd at sampled states "
+             "only, so the claim is consistent, not proved.",
 ))
 PLUGIN.claim(ExperimentClaim(
     id="ren.lemma_b17", kind=Kind.DYNAMICS, source=source("Lemmas B.12, B.17"),

@@ -7,7 +7,6 @@ Lemma C.19 / Corollary C.20 on the infinite-width flow (an ODE, integrated to 1e
 
 from __future__ import annotations
 
-import itertools
 import math
 from fractions import Fraction
 from typing import Any
@@ -105,7 +104,7 @@ def _autograd_flow(y: np.ndarray, model: DataModel, beta: float | None) -> tuple
 
 
 def lemma_a7(ctx: RunContext) -> ExperimentOutcome:
-    """Lemma A.7's closed forms, exactly (sums over {+-1}^r, 50 digits, sympy for r <= 4, autograd).
+    """Lemma A.7's closed forms, exactly (sums over {+-1}^r, 50 digits, autograd; Coq for every r: coq/ren_lemma_a7.v).
 
     (a) log E_z' e^{beta S} = sum_k log cosh(beta c_k) for every z, and the negative-pair factor
     E_z[z E_softmax[z']^T] = diag(tanh(beta c)); (b) invariance under flipping the signs of z and z'
@@ -182,15 +181,15 @@ def lemma_a7(ctx: RunContext) -> ExperimentOutcome:
     rmax = max(rs)
     checked = {"r": f"1..{rmax}", "betas": str(list(betas))}
     observations = [
-        Observation({"statement": "(a) log E_z' e^{beta z^T C z'} = sum_k log cosh(beta c_k), every z", **checked},
+        Observation({"statement": rc.A7_PARTITION, **checked},
                     holds=(dev_a <= TOL and mp_dev <= 1e-40,),
                     values={"max relative deviation (float64)": dev_a, "max deviation at 50 digits (r <= 4)": mp_dev}),
-        Observation({"statement": "(a) E_z[z E_softmax z'^T] = diag tanh(beta c)",
+        Observation({"statement": rc.A7_NEGATIVE,
                      "r": f"1..{6 if ctx.quick else 8}", "betas": str(list(betas))},
                     holds=(dev_grad <= TOL,), values={"max deviation": dev_grad}),
-        Observation({"statement": "(b) flipping the signs of z and z' together leaves z^T C z' unchanged", "r": "1..6"},
+        Observation({"statement": rc.A7_FLIP, "r": "1..6"},
                     holds=(flip_dev == 0.0,), values={"max change": flip_dev}),
-        Observation({"statement": "(c) the reduced flow (8) is autograd's population flow and keeps (7)",
+        Observation({"statement": rc.A7_FLOW,
                      "r": str(model.r), "betas": "None, 0.05, 2, 5"},
                     holds=(dev_c <= TOL and leak <= TOL,),
                     values={"max relative deviation": dev_c, "max velocity leaving the planes": leak}),
@@ -201,41 +200,7 @@ def lemma_a7(ctx: RunContext) -> ExperimentOutcome:
         interval_note="exact sums, no seed: effect = 50-digit deviation (r <= 4); interval = [sign-flip change, "
                       "velocity leaving the planes]",
         parameters={"r": f"1..{rmax}", "betas": list(betas), "tolerance": TOL, "states_seed": STATES_SEED},
-        observations=observations, certificates=[a7_certificate(A7_CERT_R)], markdown="\n".join(md))
-
-
-A7_CERT_R = 4  # the symbolic certificate of Lemma A.7 (a) covers r <= A7_CERT_R (every c, beta, z)
-
-
-def a7_certificate(rmax: int) -> Certificate:
-    """Lemma A.7 (a) by exact symbolic expansion (sympy), for every r <= rmax, every real c_1..c_r and
-    beta and every z in {+-1}^r: 2^-r sum_z' exp(beta sum_k c_k z_k z'_k) = prod_k cosh(beta c_k), and
-    the negative-pair factor sum_z' z'_k e^{...} = z_k tanh(beta c_k) sum_z' e^{...} (softmax mean),
-    whence E_z[z E_softmax[z']^T] = diag tanh(beta c). Both sides are rewritten in exponentials and
-    expanded; the difference must be the zero polynomial in exp(+-beta c_k). It covers r <= rmax only
-    (the printed lemma is for every r: the induction over r is not certified), so it is ``complete=False``."""
-    beta = sympy.Symbol("beta", real=True)
-    failed: list[str] = []
-    for r in range(1, rmax + 1):
-        c = sympy.symbols(f"c1:{r + 1}", real=True)
-        closed = sympy.Mul(*[sympy.cosh(beta * ck) for ck in c]).rewrite(sympy.exp)
-        zs = list(itertools.product((-1, 1), repeat=r))
-        for z in zs:
-            terms = {zp: sympy.exp(beta * sum(ck * zk * zpk for ck, zk, zpk in zip(c, z, zp))) for zp in zs}
-            total = sum(terms.values())
-            if sympy.powsimp(sympy.expand(total / 2 ** r - closed)) != 0:
-                failed.append(f"log-partition, r = {r}, z = {z}")
-            for k in range(r):
-                mean_num = sum(zp[k] * t for zp, t in terms.items())
-                cosh_k, sinh_k = (f(beta * c[k]).rewrite(sympy.exp) for f in (sympy.cosh, sympy.sinh))
-                if sympy.powsimp(sympy.expand(mean_num * cosh_k - z[k] * sinh_k * total)) != 0:
-                    failed.append(f"softmax mean, r = {r}, z = {z}, k = {k + 1}")
-    return Certificate(
-        method="sympy (exact symbolic expansion in exp(+-beta c_k))",
-        statement="2^-r sum_z' exp(beta z^T diag(c) z') = prod_k cosh(beta c_k) for every z, and E_softmax[z'_k | z] = "
-                  "z_k tanh(beta c_k) (so E_z[z E_softmax z'^T] = diag tanh(beta c))",
-        domain=f"r <= {rmax}, every real c_1..c_r and beta, every z in {{+-1}}^r (not every r: the lemma's domain)",
-        ok=not failed, complete=False, details={"r_max": rmax, "failed": failed[:5]})
+        observations=observations, certificates=[rc.a7_facts()], markdown="\n".join(md))
 
 
 # == Definition 4.1 ============================================================================
@@ -411,44 +376,66 @@ def balance_experiment(ctx: RunContext) -> ExperimentOutcome:
 
 
 # == Section 4: the rank-one-dominated example ==================================================
-def unbalanced_experiment(ctx: RunContext) -> ExperimentOutcome:
-    """The Section 4 example P_A = P_B ~ diag(1, delta, ..., delta): exact Align and Bal.
+EXAMPLE, REPLACEMENT = rc.EXAMPLE, rc.REPLACEMENT
+UNBALANCED_RS = tuple(range(1, 9))  # the literal reading's latent dimensions (the closed forms hold for every r)
+SMALL_DELTAS = (0.01, 0.05, 0.1)
 
-    P_A = P_B proportional to diag(1, delta, ..., delta), noise annihilated (W_A = M A^+): exact
-    Align (Definition 4.1 by distance, +-1 latents) and exact Bal (covariance diag(a))."""
-    r = 5
-    deltas = (0.01, 0.05, 0.1, 0.5, 1.0)
-    rows, table = {}, []
-    for delta in deltas:
-        a = np.array([1.0] + [delta ** 2] * (r - 1))
-        a /= a.sum()  # population normalization: E||f||^2 = sum a_k = 1
-        align = flow.alignment_exact(a)  # c_k = a_k: P_A = P_B
-        bal = float(np.sum(a ** 2) / a.max() ** 2)
-        rows[delta] = (align, bal)
-        table.append((delta, align, bal, 1 + (r - 1) * delta ** 4, math.sqrt(a.max() / a.min()),
-                      align >= 1 - EPS_ALIGN, bal >= r / C_BALANCE))
-    small = [rows[d] for d in deltas if d <= 0.1]
-    observations = [
-        Observation({"delta": d, "predicted": "aligned, not balanced"},
-                    holds=(rows[d][0] >= 1 - EPS_ALIGN and rows[d][1] < r / C_BALANCE,),
-                    values={"Align": rows[d][0], "Bal": rows[d][1], "r/c": r / C_BALANCE}) for d in deltas if d <= 0.1]
-    observations.append(Observation({"delta": 1.0, "predicted": "aligned and balanced (the replacement)"},
-                                    holds=(rows[1.0][0] >= 1 - EPS_ALIGN and rows[1.0][1] >= r / C_BALANCE,),
-                                    values={"Align": rows[1.0][0], "Bal": rows[1.0][1], "r/c": r / C_BALANCE}))
-    md = ["#### Section 4 example: P_A = P_B proportional to diag(1, delta, ..., delta), exactly", "",
-          *markdown_table(table, ("delta", "Align (exact)", "Bal (exact)", "1 + (r-1) delta^4", "cond(P_A)",
+
+def example_scores(r: int, delta: float) -> tuple[float, float]:
+    """Exact (Align, Bal) of P_A = P_B proportional to diag(1, delta, ..., delta) at latent dimension r."""
+    a = np.array([1.0] + [delta ** 2] * (r - 1))
+    a /= a.sum()  # population normalization: E||f||^2 = sum a_k = 1
+    return flow.alignment_exact(a), float(np.sum(a ** 2) / a.max() ** 2)  # c_k = a_k: P_A = P_B
+
+
+def large_r0(eps: float = EPS_ALIGN, c: float = C_BALANCE) -> int:
+    """The least r at which the example can be aligned and unbalanced: 2^-r <= eps and r > c."""
+    return max(math.ceil(math.log2(1.0 / eps)), math.floor(c) + 1)
+
+
+def _unbalanced(rs: tuple[int, ...], reading: str) -> ExperimentOutcome:
+    """Exact Align and Bal of the example at every r of ``rs``: one configuration per (r, delta)."""
+    table, observations = [], []
+    for r in rs:
+        for delta in SMALL_DELTAS + (0.5, 1.0):
+            align, bal = example_scores(r, delta)
+            aligned, balanced = align >= 1 - EPS_ALIGN, bal >= r / C_BALANCE
+            table.append((r, delta, align, 1 - 2.0 ** -r, bal, 1 + (r - 1) * delta ** 4, aligned, balanced))
+            if delta in SMALL_DELTAS:
+                observations.append(Observation({"fact": EXAMPLE, "r": r, "delta": delta},
+                                                holds=(aligned and not balanced,),
+                                                values={"Align": align, "Bal": bal, "r/c": r / C_BALANCE}))
+            elif delta == 1.0:
+                observations.append(Observation({"fact": REPLACEMENT, "r": r, "delta": delta},
+                                                holds=(aligned and balanced,),
+                                                values={"Align": align, "Bal": bal, "r/c": r / C_BALANCE}))
+    failing = sorted({o.config["r"] for o in observations if not o.holds[0]})
+    md = [f"#### Section 4 example ({reading}): P_A = P_B proportional to diag(1, delta, ..., delta), exactly", "",
+          *markdown_table(table, ("r", "delta", "Align (exact)", "1 - 2^-r", "Bal (exact)", "1 + (r-1) delta^4",
                                   f"aligned (>= {1 - EPS_ALIGN:g})", f"balanced (>= r/{C_BALANCE:g})")), "",
-          ("r = 5, +-1 latents, noiseless (W_A = diag(1, delta, ...) A^+ annihilates the noise when range(A) is "
-          "orthogonal to range(A_xi)); scores exact over all (z, z') pairs. delta = 1 is the paper's balanced "
-          "replacement (it recovers z). The alignment score is 1 - 2^-r for every delta > 0: the example is aligned "
-          "whatever delta, and its balance score 1 + (r - 1) delta^4 is what separates it.")]
-    worst = max(small, key=lambda x: x[1])
+          ("+-1 latents, noiseless (W_A = diag(1, delta, ...) A^+ annihilates the noise when range(A) is orthogonal to "
+           "range(A_xi)); scores exact over all (z, z') pairs. The alignment score is 1 - 2^-r for every delta > 0 (the "
+           "only failures are the ties z' = z) and the balance score 1 + (r - 1) delta^4, for every r (coq/ren_unbalanced.v): "
+           f"the example is aligned only when 2^-r <= eps and unbalanced only when r > c. Dimensions where a configuration "
+           f"fails: {failing or 'none'}. At r = 1 it fails for every admissible constant: Align = 1/2 < 1 - eps for eps < "
+           "1/2, and Bal = 1 >= 1/c for every c >= 1 (Bal <= r, so 'balanced' needs c >= 1 to be attainable).")]
+    small = [o.values for o in observations if o.config["fact"] == EXAMPLE]
     return ExperimentOutcome(
-        statistic="max exact balance score of the delta <= 0.1 examples", value=worst[1],
-        effect_size=rows[1.0][1] - worst[1], interval=(min(x[0] for x in small), max(x[1] for x in small)),
-        seeds=[], interval_note="exact: [min alignment score, max balance score] over delta <= 0.1",
-        parameters={"deltas": deltas, "r": r, "eps": EPS_ALIGN, "c": C_BALANCE}, observations=observations,
-        markdown="\n".join(md))
+        statistic="max exact balance score over the small-delta examples", value=max(v["Bal"] for v in small),
+        effect_size=min(v["Align"] for v in small), interval=(min(v["Align"] for v in small), max(v["Bal"] for v in small)),
+        seeds=[], interval_note="exact: effect = min alignment score; interval = [min Align, max Bal] over the small deltas",
+        parameters={"deltas": SMALL_DELTAS + (1.0,), "r": list(rs), "eps": EPS_ALIGN, "c": C_BALANCE},
+        observations=observations, certificates=[rc.unbalanced_closed_forms(min(rs), large_r0())], markdown="\n".join(md))
+
+
+def unbalanced_experiment(ctx: RunContext) -> ExperimentOutcome:
+    """The Section 4 example at every latent dimension r = 1..8 (the literal 'in our setting': every r)."""
+    return _unbalanced(UNBALANCED_RS, "every r")
+
+
+def unbalanced_large_r(ctx: RunContext) -> ExperimentOutcome:
+    """The same example for r >= r0(eps, c) only (2^-r <= eps and r > c): the reading 'r large enough'."""
+    return _unbalanced(tuple(r for r in UNBALANCED_RS if r >= large_r0()), f"r >= {large_r0()}")
 
 
 # == Lemma B.17 (with Lemma B.12) ==============================================================
