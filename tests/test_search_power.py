@@ -3,9 +3,8 @@ twins never.
 
 Each mutant (``benchmarks/thin_mutants.py``) is a shipped inequality with one constant moved 1-3 % past its sharp
 value, with the reason it is false; its twin moves the constant 2-5 % to the safe side. At the audit profile, for
-audit seeds 0-4, every mutant listed here is refuted and no twin is. The mutants ``trace_factor`` and
-``theorem1_step`` are kept in the benchmark (``benchmarks/run.py --only search``) but not here: the search does not
-find them on every seed yet (see the issue's closing note).
+audit seeds 0-4, every mutant is refuted and no twin is (``thin_mutants.OPEN`` would list a mutant the search cannot find on
+every seed yet: kept in the benchmark, ``benchmarks/run.py --only search``, and left out here; it is empty).
 
 Several minutes of audits: the test runs with ``pytest -m search_power`` (CI runs it), not with the default test
 command.
@@ -30,7 +29,7 @@ FOUND = [m for m in MUTANTS if m.name not in OPEN]
 
 
 def test_there_are_at_least_ten_thin_mutants_each_with_its_reason() -> None:
-    assert len(FOUND) >= 10
+    assert len(FOUND) >= 10 and not OPEN
     for m in MUTANTS:
         assert m.why and m.sharp and m.mutant != m.twin
 

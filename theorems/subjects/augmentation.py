@@ -475,4 +475,19 @@ def thresholds(values: Sequence[float]) -> tuple[float, ...]:
     return tuple(sorted({float(v) for v in np.round(np.asarray(values, dtype=float), 12)}))
 
 
-__all__ = ["AugmentedData", "Augmentations", "Encoded", "Encoder", "encode", "float_setting", "thresholds"]
+AT, BELOW = 1e-12, 1e-9  # relative offsets of a change point's two sides (float64 distances are exact to ~1e-16)
+
+
+def change_points(values: Sequence[float]) -> tuple[float, ...]:
+    """Both sides of each distance where a threshold's set changes (a sample enters S_eps at eps = its diameter; two
+    samples share a main part from delta = their d_A on): the distance itself, nudged up by ``AT`` so that the
+    sample is inside at any precision, and just below it (``BELOW``), where it is outside -- the side where a bound
+    that charges the threshold is closest to failing (a supremum approached from below, never attained). 0 stays 0."""
+    out: set[float] = set()
+    for v in thresholds(values):
+        out.update((v * (1 + AT), v * (1 - BELOW)) if v > 0 else (0.0,))
+    return tuple(sorted(out))
+
+
+__all__ = ["AugmentedData", "Augmentations", "Encoded", "Encoder", "change_points", "encode", "float_setting",
+           "thresholds"]

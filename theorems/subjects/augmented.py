@@ -38,7 +38,8 @@ from numerics.augmented import AugmentedSetting
 from numerics.backend import Backend
 from numerics.errors import AssumptionError
 from theorems.engine.quantity import quantity
-from theorems.subjects.augmentation import AugmentedData, Augmentations, Encoder, float_setting, thresholds
+from theorems.subjects.augmentation import (AugmentedData, Augmentations, Encoder, change_points, float_setting,
+                                          thresholds)
 from theorems.subjects.compose import Family, Snapshots, Subject
 from theorems.subjects.parts import Fixed, Given, Part
 from theorems.subjects.reals import Choice
@@ -234,18 +235,18 @@ def _features_of(c: Mapping[str, Any]) -> AugmentedSetting:
 
 
 def _eps_candidates(c: Mapping[str, Any]) -> tuple[float, ...]:
-    """0, every alignment diameter and one beyond the largest (where S_eps changes)."""
+    """0, both sides of every alignment diameter (where S_eps changes) and one beyond the largest."""
     if "eps" in c["data"].planned:
         return (float(c["data"].planned["eps"]),)
     diam = ag.alignment_diameters(_features_of(c))
-    return thresholds([0.0, *diam, float(np.max(diam)) + 0.1])
+    return change_points([0.0, *diam, float(np.max(diam)) + 0.1])
 
 
 def _delta_candidates(c: Mapping[str, Any]) -> tuple[float, ...]:
-    """0 and every augmentation distance between two samples (where the cliques change)."""
+    """0 and both sides of every augmentation distance between two samples (where the cliques change)."""
     if "delta" in c["data"].planned:
         return (float(c["data"].planned["delta"]),)
-    return thresholds([0.0, *ag.augmentation_distance(_features_of(c)).ravel()])
+    return change_points([0.0, *ag.augmentation_distance(_features_of(c)).ravel()])
 
 
 def _aligned_eps(c: Mapping[str, Any]) -> tuple[float, ...]:
