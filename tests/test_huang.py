@@ -274,7 +274,7 @@ DECIDED = {
     "huang.theorem3.general": "vacuous",
     "huang.theorem1.general": "not_encodable",
 }
-IDS = {"huang.infonce.decomposition", "huang.crosscorr.decomposition", "huang.barlow.trace_identity",
+IDS = {"huang.definition_1", "huang.infonce.decomposition", "huang.crosscorr.decomposition", "huang.barlow.trace_identity",
        "huang.simple_contrastive", "huang.nn_classifier_linear", "huang.barlow.trace_bound", "huang.lemma2",
        "huang.theorem4", "huang.lemma1", "huang.theorem1", "huang.theorem2", "huang.theorem2.main_part",
        "huang.theorem2.main_close", "huang.theorem3", "huang.theorem1.general", "huang.theorem3.general"}

@@ -20,7 +20,8 @@ from theorems.papers.huang import step_checks as st
 # steps whose only check is their own claim as a whole (its verdict, or its only part): unchecked (circular). A step
 # checked by another part of its own claim (nn_classifier_linear step 2, theorem1 step 1: proof steps registered
 # as parts of their claims, evaluated on the subjects) is not circular.
-CIRCULAR = {("huang.lemma1", 1), ("huang.lemma1", 2), ("huang.theorem2.main_close", 1)}
+CIRCULAR = {("huang.lemma1", 1), ("huang.lemma1", 2), ("huang.theorem2.main_close", 1),
+            ("huang.definition_1", 1), ("huang.definition_1", 2)}  # Definition 1's remarks: observations of the claim
 TINY = Budget(examples=6, adversarial_starts=1, adversarial_steps=5, shrink_tries=5, quick=True)
 
 

@@ -4,6 +4,7 @@ the exactness of the reduced parametrization, the infinite-width flow, and the a
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -32,10 +33,16 @@ REN_IDS = {"ren.alignment_score", "ren.balance_score", "ren.unbalanced_example",
 
 
 def test_the_catalog_ids_are_registered() -> None:
-    assert {c.id for c in all_claims(["ren"])} == REN_IDS
+    from theorems.engine.claim import DefinitionClaim, UnencodableClaim
+
+    ids = {c.id for c in all_claims(["ren"])}
+    assert REN_IDS <= ids
+    # the other ids are the numbered statements the catalog does not name (issue 30): ren.<kind>_<number>
+    assert all(re.fullmatch(r"ren\.(lemma|corollary|algorithm)_[0-9a-c_]+", i) for i in ids - REN_IDS), ids - REN_IDS
     assert get("ren.theorem43a").quantifier == "exists" and get("ren.theorem43b").quantifier == "exists"
     assert get("ren.lemma_b17").quantifier == "exists" and get("ren.stagewise").quantifier == "settings"
-    assert all(c.prefix for c in all_claims(["ren"])), "every claim declares its quantifier prefix"
+    assert all(c.prefix for c in all_claims(["ren"]) if not isinstance(c, (UnencodableClaim, DefinitionClaim))), \
+        "every checked claim declares its quantifier prefix"
 
 
 def _bound(prefix, name):

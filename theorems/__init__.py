@@ -33,8 +33,9 @@ def _drop_working_directory() -> None:
 _drop_working_directory()
 
 from numerics.errors import AssumptionError, ClcheckError  # noqa: E402
-from theorems.engine.claim import (Assumption, Claim, Eq, ExperimentClaim, Ge, Gt, Kind, Le, Lt, Part,
-                                   RunContext, Sharp, Source, StatementClaim, UnencodableClaim, parts)
+from theorems.engine.claim import (Assumption, Claim, DefinitionClaim, Eq, ExperimentClaim, Ge, Gt, Kind, Le, Lt,
+                                   Part, RunContext, Sharp, Source, StatementClaim, UnencodableClaim, numbered_id,
+                                   parts)
 from theorems.engine.errors import ClaimError, PluginError, WitnessError  # noqa: E402
 from theorems.engine.experiment import (ExperimentOutcome, Growth, Observation, RegimeCheck,  # noqa: E402
                                        markdown_table, median_interval_note, seed_interval)
@@ -52,11 +53,11 @@ from theorems.engine.verdict import ClaimResult, PartStatus, Verdict  # noqa: E4
 
 __all__ = [
     # claims, their logical form, the registry
-    "Assumption", "AssumptionError", "Bound", "ClcheckError", "Claim", "ClaimError", "ClaimResult", "Eq",
+    "Assumption", "AssumptionError", "Bound", "ClcheckError", "Claim", "ClaimError", "ClaimResult", "DefinitionClaim", "Eq",
     "ExperimentClaim", "ExperimentOutcome", "Ge", "Growth", "Gt", "Informative", "Kind", "Le", "Lt", "Observation",
     "Paper", "Part", "PartStatus", "Plugin", "PluginError", "Reading", "RegimeCheck", "Registry", "RunContext",
     "Sharp", "Source", "StatementClaim", "UnencodableClaim", "Verdict", "WitnessError", "all_claims", "exists", "forall",
-    "get", "parts", "quantity",
+    "get", "numbered_id", "parts", "quantity",
     # experiments: what they measure, the shared tables and figures, the training runs several claims share
     "Prerequisite", "colormap", "markdown_table", "median_interval_note", "save_figure", "seed_interval", "subplots",
     # printed proofs: chains of steps, named results and the certificates of their hypotheses

@@ -10,7 +10,8 @@ For a :class:`StatementClaim` the order of work is
 4. the smallest confirmed violation is shrunk (:mod:`~theorems.engine.shrink`) and saved as a
    witness; the largest is reported as the worst.
 
-An :class:`ExperimentClaim` runs its experiment; an :class:`UnencodableClaim` reports its reason.
+An :class:`ExperimentClaim` runs its experiment; an :class:`UnencodableClaim` reports its reason; a
+:class:`DefinitionClaim` is listed with what it defines.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from pathlib import Path
 
 from numerics.certificate import Certificate, timed
 from theorems.engine.budget import PROFILES, Budget
-from theorems.engine.claim import (AnyClaim, ClaimBase, ExperimentClaim, RunContext, StatementClaim,
-                                   UnencodableClaim)
+from theorems.engine.claim import (AnyClaim, ClaimBase, DefinitionClaim, ExperimentClaim, RunContext,
+                                   StatementClaim, UnencodableClaim)
 from theorems.engine.probe import Tracker
 from theorems.engine.proof_check import certify_steps, claim_part
 from theorems.engine.registry import proofs_for
@@ -150,6 +151,14 @@ def _(claim: UnencodableClaim, result: ClaimResult, budget: Budget, ctx: RunCont
       witness_dir: Path | None) -> None:
     result.verdict = Verdict.NOT_ENCODABLE
     result.reason = claim.reason
+    result.expected = True
+
+
+@_check.register
+def _(claim: DefinitionClaim, result: ClaimResult, budget: Budget, ctx: RunContext,
+      witness_dir: Path | None) -> None:
+    result.verdict = Verdict.DEFINITION
+    result.reason = f"a definition: {claim.defines}"
     result.expected = True
 
 

@@ -5,7 +5,9 @@
 * :class:`ExperimentClaim` -- a sentence about training runs or a measured effect, checked by
   an experiment that returns a statistical outcome;
 * :class:`UnencodableClaim` -- a sentence whose source leaves something unspecified; the
-  reason says what.
+  reason says what;
+* :class:`DefinitionClaim` -- a numbered definition that asserts nothing to check: listed with what
+  it defines (so that every numbered statement of a paper has an id).
 
 Modelled on sympy's relational objects: a part keeps its relation as printed (``a >= b`` stays
 ``a >= b``; :meth:`Part.canonical` is the relation's own ``reversed`` form ``b <= a``), and
@@ -23,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
+import re
 from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
@@ -44,12 +47,13 @@ if TYPE_CHECKING:
 
 
 class Kind(str, enum.Enum):
-    """The four kinds of claims of CLAIMS.md."""
+    """The four kinds of claims of CLAIMS.md, and a numbered definition (which asserts nothing to check)."""
 
     IDENTITY = "identity"
     INEQUALITY = "inequality"
     OBSERVATION = "observation"
     DYNAMICS = "dynamics"
+    DEFINITION = "definition"
 
 
 @dataclass(frozen=True)
@@ -412,6 +416,34 @@ class UnencodableClaim(ClaimBase):
             raise ClaimError(f"claim {self.id}: an UnencodableClaim must say what the source leaves unspecified")
 
 
+@dataclass(frozen=True)
+class DefinitionClaim(ClaimBase):
+    """A numbered definition (or algorithm) that asserts nothing checkable: listed, never judged. ``defines`` says
+    what it defines and where the checker implements it (or that its content is lost). A definition that does
+    assert something -- a normalization, a range, a property -- is a claim of its own kind instead."""
+
+    defines: str
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not self.defines.strip():
+            raise ClaimError(f"claim {self.id}: a DefinitionClaim must say what it defines")
+        if self.kind != Kind.DEFINITION:
+            raise ClaimError(f"claim {self.id}: a DefinitionClaim has kind Kind.DEFINITION, got {self.kind.value}")
+
+
+def numbered_id(prefix: str, name: str) -> str:
+    """The id of a paper's numbered statement that the catalog does not name: ``<prefix>.<kind>_<number>``, lower
+    case, dots and spaces as underscores (``numbered_id("p", "Lemma B.5")`` -> ``"p.lemma_b5"``; ``"Remark 2.4"``
+    -> ``"<prefix>.remark_2_4"``, ``"Induction Hypothesis C.4"`` -> ``"<prefix>.induction_hypothesis_c4"``)."""
+    words = name.strip().lower().split()
+    if len(words) < 2:
+        raise ClaimError(f"{name!r} is not a numbered statement's name (kind and number, e.g. 'Lemma B.5')")
+    kind, number = "_".join(words[:-1]), words[-1]
+    number = re.sub(r"^([a-z])\.", r"\1", number).replace(".", "_")  # B.5 -> b5, 2.4 -> 2_4
+    return f"{prefix}.{kind}_{number}"
+
+
 #: the name most users write: a claim with a statement
 Claim = StatementClaim
-AnyClaim = StatementClaim | ExperimentClaim | UnencodableClaim
+AnyClaim = StatementClaim | ExperimentClaim | UnencodableClaim | DefinitionClaim

@@ -1,7 +1,7 @@
 """Which numbered statements of a paper's source text the registered claims cover.
 
 Paper-agnostic: :func:`statements` lists the numbered statements (Lemma, Proposition, Theorem,
-Corollary, Fact, Claim, Assumption, Definition) of a source text -- plain text, markdown or LaTeX --
+Corollary, Fact, Claim, Assumption, Definition, Remark, Induction Hypothesis, Algorithm) of a source text -- plain text, markdown or LaTeX --
 and :func:`claim_refs` reads which of them a claim's :class:`~theorems.engine.claim.Source` covers:
 its ``covers`` field when given, otherwise the numbers written in its ``numbering`` text
 (``"Lemma 1 (7) = Lemma 3.1"``, ``"Lemmas B.12, B.17"``, ``"Lemma C.19, Corollary C.20"``).
@@ -30,8 +30,10 @@ from numerics.bounded_read import read_regular_file
 
 MAX_SOURCE_BYTES = 20_000_000  # a paper's source text; a larger file is refused, not read into memory
 
-#: the statement kinds, and the spellings that name them (plurals and abbreviations included)
-KINDS = ("Lemma", "Proposition", "Theorem", "Corollary", "Fact", "Claim", "Assumption", "Definition")
+#: the statement kinds, and the spellings that name them (plurals and abbreviations included); a numbered remark,
+#: induction hypothesis or algorithm is a numbered statement too
+KINDS = ("Lemma", "Proposition", "Theorem", "Corollary", "Fact", "Claim", "Assumption", "Definition", "Remark",
+         "Induction Hypothesis", "Algorithm")
 _SPELLINGS = {
     "lemma": "Lemma", "lemmas": "Lemma", "lemmata": "Lemma", "lem": "Lemma",
     "proposition": "Proposition", "propositions": "Proposition", "prop": "Proposition", "props": "Proposition",
@@ -42,8 +44,12 @@ _SPELLINGS = {
     "assumption": "Assumption", "assumptions": "Assumption", "asm": "Assumption", "assump": "Assumption",
     "definition": "Definition", "definitions": "Definition", "def": "Definition", "defn": "Definition",
     "dfn": "Definition",
+    "remark": "Remark", "remarks": "Remark", "rem": "Remark",
+    "induction hypothesis": "Induction Hypothesis", "induction hypotheses": "Induction Hypothesis",
+    "algorithm": "Algorithm", "algorithms": "Algorithm", "alg": "Algorithm",
 }
-_KIND_WORD = "|".join(sorted(_SPELLINGS, key=len, reverse=True))
+# a multi-word kind matches with any whitespace between its words
+_KIND_WORD = "|".join(k.replace(" ", r"\s+") for k in sorted(_SPELLINGS, key=len, reverse=True))
 _NUMBER = r"(?:[A-Z]\.?)?\d+(?:\.\d+)*(?!\.?\d)"  # 1, 3.1, B.17, A1 (never a prefix of one)
 _NAME = re.compile(rf"\b({_KIND_WORD})\b\.?\s*({_NUMBER})\b", re.IGNORECASE)
 
@@ -61,7 +67,7 @@ def normalize(name: str) -> str | None:
 
 
 def _key(kind: str, number: str) -> str:
-    return f"{_SPELLINGS[kind.lower()]} {number.upper()}"
+    return f"{_SPELLINGS[' '.join(kind.lower().split())]} {number.upper()}"
 
 
 @dataclass(frozen=True)
@@ -105,7 +111,7 @@ def _plain(text: str) -> list[Statement]:
         if m is None or not m.group(1)[0].isupper():  # a statement's name is capitalized
             continue
         rest = line[m.start("rest"):].strip()
-        out.append(Statement(_SPELLINGS[m.group(1).lower()], m.group(2).upper(), i, _title(rest)))
+        out.append(Statement(_SPELLINGS[" ".join(m.group(1).lower().split())], m.group(2).upper(), i, _title(rest)))
     return out
 
 
@@ -138,10 +144,13 @@ class _Env:
     within: str = ""  # "section": numbered S.n
 
 
-def _environments(text: str) -> dict[str, _Env]:
-    envs: dict[str, _Env] = {}
+def _environments(text: str) -> dict[str, _Env | None]:
+    """Environment name -> how it is numbered; None for an environment declared unnumbered (``\\newtheorem*``)."""
+    envs: dict[str, _Env | None] = {}
     for star, name, shared, printed, within in _NEWTHEOREM.findall(text):
-        kind = _SPELLINGS.get(printed.strip().lower()) or _SPELLINGS.get(name.lower())
+        kind = _SPELLINGS.get(" ".join(printed.lower().split())) or _SPELLINGS.get(name.lower())
+        if star:
+            envs[name] = None
         if star or kind is None:
             continue
         base = envs.get(shared)
@@ -164,7 +173,8 @@ def _latex(text: str) -> list[Statement]:
                 counters = {k: v for k, v in counters.items() if not _within(envs, k)}
             continue
         name, star, title = m.group(4), m.group(5), m.group(6) or ""
-        env = envs.get(name) or (_Env(_SPELLINGS[name.lower()], name) if name.lower() in _SPELLINGS else None)
+        env = envs[name] if name in envs else (_Env(_SPELLINGS[name.lower()], name) if name.lower() in _SPELLINGS
+                                               else None)
         if env is None or star:
             continue
         counters[env.counter] = counters.get(env.counter, 0) + 1
@@ -180,8 +190,8 @@ def _latex(text: str) -> list[Statement]:
     return out
 
 
-def _within(envs: dict[str, _Env], counter: str) -> bool:
-    return any(e.counter == counter and e.within == "section" for e in envs.values())
+def _within(envs: dict[str, _Env | None], counter: str) -> bool:
+    return any(e is not None and e.counter == counter and e.within == "section" for e in envs.values())
 
 
 # -- what a claim's source covers ---------------------------------------------------------------------------
@@ -264,13 +274,16 @@ def match(sources: dict[str, list[Statement]], claims: Iterable[tuple[str, Any]]
 
 
 def counts(rows: Sequence[Row], verdicts: dict[str, str] | None = None) -> dict[str, int]:
-    """``numbered``, ``covered``, ``not_encodable`` (covered only by claims whose verdict is
-    not_encodable) and ``missing`` (covered by no claim)."""
+    """``numbered``; ``covered`` (by a claim that is checked); ``not_encodable`` (covered only by claims whose
+    verdict is not_encodable); ``definitions`` (covered only by definitions, which assert nothing to check, and
+    not_encodable claims); ``missing`` (covered by no claim)."""
     verdicts = verdicts or {}
     covered = [r for r in rows if r.covered]
     unencodable = [r for r in covered if all(verdicts.get(c) == "not_encodable" for c in r.claims)]
-    return {"numbered": len(rows), "covered": len(covered) - len(unencodable),
-            "not_encodable": len(unencodable), "missing": len(rows) - len(covered)}
+    definitions = [r for r in covered if r not in unencodable
+                   and all(verdicts.get(c) in ("definition", "not_encodable") for c in r.claims)]
+    return {"numbered": len(rows), "covered": len(covered) - len(unencodable) - len(definitions),
+            "not_encodable": len(unencodable), "definitions": len(definitions), "missing": len(rows) - len(covered)}
 
 
 # -- where the source files are ------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from theorems.engine.claim import AnyClaim, ClaimBase
+from theorems.engine.claim import AnyClaim, ClaimBase, DefinitionClaim, Kind, Source, UnencodableClaim, numbered_id
 from theorems.engine.errors import ClaimError, PluginError, UnknownClaim
 from theorems.engine.limits import TimeLimitExceeded, time_limit
 
@@ -120,8 +120,8 @@ class Registry:
     def claim(self, claim: AnyClaim) -> AnyClaim:
         """Add ``claim``; an id may be added only once."""
         if not isinstance(claim, ClaimBase):
-            raise ClaimError(f"registry.claim() takes a claim (StatementClaim, ExperimentClaim or "
-                             f"UnencodableClaim), got {type(claim).__name__}")
+            raise ClaimError(f"registry.claim() takes a claim (StatementClaim, ExperimentClaim, UnencodableClaim or "
+                             f"DefinitionClaim), got {type(claim).__name__}")
         existing = self.claims.get(claim.id)
         if existing is not None and existing is not claim:
             raise ClaimError(f"claim id {claim.id!r} is already registered ({existing.source})")
@@ -282,6 +282,30 @@ class Plugin:
     def claim(self, claim: AnyClaim) -> AnyClaim:
         self.claims.append(claim)
         return claim
+
+    def not_encodable(self, name: str, kind: Kind, reason: str, file: str | None = None) -> AnyClaim:
+        """Register the paper's numbered statement ``name`` (``"Lemma B.5"``) as not determined by its source, under
+        its numbered id (:func:`~theorems.engine.claim.numbered_id`); ``reason`` says exactly what is missing.
+        ``file``: the source file (default: the paper's only file)."""
+        return self.claim(UnencodableClaim(id=self._numbered(name), kind=kind, source=self._source(name, file),
+                                           reason=reason))
+
+    def definition(self, name: str, defines: str, file: str | None = None) -> AnyClaim:
+        """Register the paper's numbered definition ``name``, which asserts nothing to check, under its numbered id;
+        ``defines`` says what it defines and where the plugin implements it (or that its content is lost)."""
+        return self.claim(DefinitionClaim(id=self._numbered(name), kind=Kind.DEFINITION,
+                                          source=self._source(name, file), defines=defines))
+
+    def _numbered(self, name: str) -> str:
+        if self.paper is None:
+            raise ClaimError(f"{name!r}: a numbered id needs the plugin's paper (Plugin(paper(...)))")
+        return numbered_id(self.paper.prefix, name)
+
+    def _source(self, name: str, file: str | None) -> Source:
+        assert self.paper is not None
+        if file is None and len(self.paper.files) != 1:
+            raise ClaimError(f"{name!r}: paper {self.paper.prefix!r} has {len(self.paper.files)} source files: name one")
+        return Source(file=file or self.paper.files[0], numbering=name, paper=self.paper.title, covers=(name,))
 
     def claim_named(self, claim_id: str) -> AnyClaim:
         """A claim this plugin declared (e.g. for its proofs, which read the claim's parts)."""

@@ -15,6 +15,8 @@ A verdict is never a bare bool:
   reason says why, and a certificate proves it where one can;
 * ``inconclusive``: a statistical (experiment) claim whose effect and its opposite are both
   inside the measured interval;
+* ``definition``: a numbered definition that asserts nothing to check (it is listed, with what it
+  defines; a definition that asserts a property is a claim with one of the verdicts above);
 * ``error``: the check itself failed (a quantity raised, a certificate crashed, the claim's time
   limit passed); the reason names the exception and where it happened. Other claims are unaffected.
 
@@ -43,6 +45,7 @@ class Verdict(str, enum.Enum):
     UNTESTED = "untested"
     VACUOUS = "vacuous"
     INCONCLUSIVE = "inconclusive"
+    DEFINITION = "definition"
     ERROR = "error"
 
     def __bool__(self) -> bool:  # like sympy relations: no silent truthiness

@@ -26,7 +26,7 @@ from numerics.bounded_read import read_json_file
 from numerics.errors import ClcheckError, OutputError
 from theorems.engine.budget import profile as named_profile
 from theorems.engine import coverage as cov
-from theorems.engine.claim import ExperimentClaim, StatementClaim, UnencodableClaim
+from theorems.engine.claim import DefinitionClaim, ExperimentClaim, StatementClaim, UnencodableClaim
 from theorems.engine.errors import (ClaimError, ExecutorUnavailable, InputFileError, OptionError, UnknownClaim,
                                     WitnessError)
 from theorems.engine.family_check import check_families
@@ -51,7 +51,7 @@ console = Console() if sys.stdout.isatty() else Console(width=200)
 
 VERDICT_STYLE = {"proved": "bold green", "consistent": "green", "refuted": "bold red", "vacuous": "bold yellow",
                  "not_encodable": "yellow", "untested": "bold magenta", "inconclusive": "yellow",
-                 "error": "bold red"}
+                 "definition": "dim", "error": "bold red"}
 EXIT_USER_ERROR = 2
 EXIT_INTERNAL_ERROR = 3
 MAX_SEED = 2**32 - 1  # every derived seed (1000 s + i for training, s * 1000 + start for torch) stays < 2**64
@@ -465,7 +465,7 @@ def coverage(
                                            "$CLCHECK_SOURCES or ../shared/papers beside the repository)"),
 ) -> None:
     """List the numbered statements (Lemma, Proposition, Theorem, Corollary, Fact, Claim, Assumption,
-    Definition) of a paper's source text, the claims that cover each (with their verdicts, given --report),
+    Definition, Remark, Induction Hypothesis, Algorithm) of a paper's source text, the claims that cover each (with their verdicts, given --report),
     and the uncovered ones."""
     claims = _select(paper, None) if paper else all_claims()
     if source:
@@ -494,7 +494,7 @@ def coverage(
         mine = [r for r in rows if r.file == name]
         n = cov.counts(mine, verdicts)
         console.print(f"{name}: {n['numbered']} numbered, {n['covered']} covered, {n['not_encodable']} not "
-                      f"encodable, {n['missing']} missing" + (": " + ", ".join(r.statement.key for r in mine
+                      f"encodable, {n['definitions']} definitions, {n['missing']} missing" + (": " + ", ".join(r.statement.key for r in mine
                                                                                if not r.covered) if n["missing"] else ""),
                       highlight=False)
         if not any(name in cov.source_files(c.source) for c in claims):
@@ -502,8 +502,10 @@ def coverage(
 
 
 def _coverage_verdicts(claims: list, report: Optional[Path]) -> dict[str, str]:
-    """Claim id -> verdict: not_encodable for an UnencodableClaim, and every verdict of ``report``."""
+    """Claim id -> verdict: not_encodable for an UnencodableClaim, definition for a DefinitionClaim, and every
+    verdict of ``report``."""
     verdicts = {c.id: "not_encodable" for c in claims if isinstance(c, UnencodableClaim)}
+    verdicts.update({c.id: "definition" for c in claims if isinstance(c, DefinitionClaim)})
     if report is None:
         return verdicts
     data = read_json_file(report, MAX_REPORT_BYTES, "--report file")

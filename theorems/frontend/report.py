@@ -262,7 +262,9 @@ def coverage_markdown(coverage: dict[str, dict[str, int]]) -> list[str]:
         return ["## Coverage", "", "coverage: source files not found"]
     lines = ["## Coverage", "", "Numbered statements of each paper's source files and how many the claims cover "
              "(`clcheck coverage --paper <prefix>` lists them).", "",
-             "| paper | numbered | covered | not encodable | missing |", "| --- | --- | --- | --- | --- |"]
+             "| paper | numbered | covered | not encodable | definitions | missing |",
+             "| --- | --- | --- | --- | --- | --- |"]
     for prefix, n in coverage.items():
-        lines.append(f"| {cell(prefix)} | {n['numbered']} | {n['covered']} | {n['not_encodable']} | {n['missing']} |")
+        lines.append(f"| {cell(prefix)} | {n['numbered']} | {n['covered']} | {n['not_encodable']} | "
+                     f"{n.get('definitions', 0)} | {n['missing']} |")
     return lines

@@ -24,7 +24,8 @@ from theorems.papers.huang import sharp_constants
 from theorems.papers.huang import full_proofs
 from theorems.papers.huang import lemma1_proof
 from theorems.papers.huang import theorem2_proof
-from theorems import (Assumption, Claim, exists, forall, Informative, Kind,
+from theorems.papers.huang import definition1
+from theorems import (Assumption, Claim, exists, ExperimentClaim, forall, Informative, Kind,
                       Part, parts, Reading, Sharp, Source, UnencodableClaim)
 from theorems.papers.huang.plugin import PLUGIN
 from theorems.subjects.augmented import augmented_family
@@ -136,6 +137,26 @@ COLLAPSED = Assumption(
     "augmentations embed to one point (R_0 = 0) and ||f|| = 1: the case where the slides give tau = 0",
     _collapsed)
 EPS_POSITIVE = Assumption("eps > 0", "eps > 0 (Theorem 1)", lambda s: s.eps > 0)
+
+# -- Definition 1 and the two facts the slide asserts after it (issue 30) -----------------------------------------
+PLUGIN.claim(ExperimentClaim(
+    id="huang.definition_1", kind=Kind.IDENTITY,
+    source=Source(file=FILE, numbering="Definition 1 ((sigma, delta)-Augmentation) and the remarks after it",
+                  paper="Huang et al.", covers=("Definition 1",)),
+    experiment=definition1.definition1,
+    prefix=(DATA, forall("A, A'", "augmentation sets A(x) contained in A'(x)"), forall("delta", "delta >= 0")),
+    readings=(Reading("samples equally likely",
+                      "'each node corresponds to a sample': the samples of an empirical distribution, each with the same "
+                      "probability (then the clique with the most samples has the most mass)",
+                      experiment=definition1.definition1_equal_masses, known_refutation=""),),
+    literal="the words: d_A' <= d_A for A' containing A; 'given delta, we can compute sigma by finding the maximum clique "
+            "of the graph' (each node a sample, an edge when d_A <= delta), sigma Definition 1's largest, P any distribution",
+    known_refutation="huang.definition_1.json",
+    encoding="Exact on 80 fixed settings (1-3 classes of 1-6 samples, 2-3 augmentations, masses equal or drawn) and one "
+             "constructed one, at the first six distances delta of each: d_A' <= d_A with A' = A plus one augmentation, and "
+             "sigma from the clique with the most samples (per class; the best of them on a tie) against Definition 1's "
+             "largest sigma (brute force over every subset). The checker's own sigma uses maximum-mass cliques.",
+))
 
 # -- identities ------------------------------------------------------------------------------
 PLUGIN.claim(Claim(

@@ -12,7 +12,7 @@ import numpy as np
 from sympy import Abs, Eq, Ge, Gt, Le, Limit, Max, Rational, binomial, exp, harmonic, log, oo, pi, sqrt
 
 from numerics.backend import FLOAT
-from theorems.papers.merad import lemma3_tightness
+from theorems.papers.merad import assumption1, lemma3_tightness
 from theorems.papers.merad import sharp_constants  # registers the merad.lemma3_sharp_* step certificates
 from theorems.papers.merad import experiments
 from theorems.papers.merad import observations
@@ -581,6 +581,25 @@ PLUGIN.claim(Claim(
              "tolerance) at every logged step of every run; eta and C are reported.",
 ))
 
+
+# -- Assumption 1 and the paper's remark about it (issue 30) -----------------------------------------------------
+PLUGIN.claim(ExperimentClaim(
+    id="merad.assumption_1", kind=Kind.INEQUALITY,
+    source=Source(file=HAL, numbering="Assumption 1, and the remark about it before Section 5", paper="Merad et al.",
+                  covers=("Assumption 1",)),
+    experiment=assumption1.assumption1,
+    prefix=(forall("(X_data, T)", "training sets of n triples; a sample may serve several"),),
+    readings=(Reading("the 3n samples of the triples",
+                      "'all the samples x in X_data' counted with the triples' positions (a sample reused in two triples "
+                      "is two samples at distance 0), as the remark's 'in particular, distinct' reads it",
+                      experiment=assumption1.assumption1_positions, known_refutation=""),),
+    literal="the words: X_data = U_i {x_i, x_i+, x_i-} a union of sets, ||x - x'|| >= delta for its distinct elements "
+            "(with x = x' allowed no data would satisfy it), and the remark 'it would be invalidated simply by reusing a "
+            "sample in two different triples'",
+    known_refutation="merad.assumption_1.json",
+    encoding="Assumption 1 asserts nothing by itself (it is a hypothesis of Lemma 6 and Theorem 1); the remark about it "
+             "does. Exact on one training set: triples (0, 1, 2) and (0, 3, 4) of the unit vectors e_0..e_4.",
+))
 
 PLUGIN.claim(ExperimentClaim(
     id="merad.assumption2.constants", kind=Kind.OBSERVATION,

@@ -69,7 +69,8 @@ def stable_rank_ratio_step() -> Certificate:
 
 # -- Lemma A.7: the facts its proof prints ---------------------------------------------------------------------
 A7_SCRIPT = "ren_lemma_a7"
-A7_THEOREMS = ("a7_partition", "a7_log_partition", "a7_softmax_mean", "a7_negative_factor", "a7_flip")
+A7_THEOREMS = ("a7_partition", "a7_log_partition", "a7_softmax_mean", "a7_negative_factor", "a7_flip",
+               "c2_mixed_moment")
 # the facts as lemma_a7's observations name them
 A7_PARTITION = "(a) log E_z' e^{beta z^T C z'} = sum_k log cosh(beta c_k), every z"
 A7_NEGATIVE = "(a) E_z[z E_softmax z'^T] = diag tanh(beta c)"
@@ -86,6 +87,23 @@ def a7_facts() -> Certificate:
                            name=A7_SCRIPT, everything=A7_THEOREMS,
                            domain="every latent dimension r, every real c_1..c_r and beta, every z in {+-1}^r (Coq, by "
                                   "induction on r)"), A7_PARTITION, A7_NEGATIVE, A7_FLIP)
+
+
+# -- Lemma C.2 (reconstructed): the tilted moments of uniform signs, in the same script --------------------------
+C2_PARTITION = "(i) E[e^{v.w}] = prod_j cosh(v_j)"
+C2_MEAN = "(ii) E[w_j e^{v.w}] / E[e^{v.w}] = tanh(v_j)"
+C2_MIXED = "(iii) E[w_i w_j e^{v.w}] / E[e^{v.w}] = tanh(v_i) tanh(v_j), i != j"
+
+
+def c2_moments() -> Certificate:
+    """Lemma C.2's three identities for every n and every tilt v (v = beta c o z with z a sign vector is every v)."""
+    return covering(_check(("a7_partition", "a7_softmax_mean", "c2_mixed_moment"),
+                           "for w uniform on {+-1}^n and the tilt v = beta c o z: E e^{v.w} = prod_j cosh(v_j) "
+                           "(a7_partition), E[w_j e^{v.w}] = tanh(v_j) E e^{v.w} (a7_softmax_mean), E[w_i w_j e^{v.w}] = "
+                           "tanh(v_i) tanh(v_j) E e^{v.w} for i != j (c2_mixed_moment)",
+                           name=A7_SCRIPT, everything=A7_THEOREMS,
+                           domain="every n >= 1 and every tilt v in R^n (c = v/beta, z = (1, ..., 1)); Coq, by induction "
+                                  "on n"), C2_PARTITION, C2_MEAN, C2_MIXED)
 
 
 def _a7_step(theorem: str, statement: str) -> Certificate:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from theorems import exists, ExperimentClaim, forall, Kind, Reading, Source
 from theorems.papers.ren.plugin import PLUGIN
-from theorems.papers.ren import dynamics, exact
+from theorems.papers.ren import dynamics, exact, reconstructed
 
 FILE = "002_1392d7a5a1d595de.txt"
 
@@ -114,6 +114,41 @@ PLUGIN.claim(ExperimentClaim(
              "c, beta and z (coq/ren_lemma_a7.v); (c) -- the checker's reconstruction of the lemma's lost conclusion (its "
              "display, and (8) of Section 5.2, are lost in this source) -- is checked against autograd at sampled states "
              "only, so the claim is consistent, not proved.",
+))
+# -- numbered statements whose displays are lost, reconstructed from the words around them (issue 30) ----------
+PLUGIN.claim(ExperimentClaim(
+    id="ren.lemma_4_5", kind=Kind.INEQUALITY, source=source("Lemma 4.5"),
+    experiment=reconstructed.lemma_4_5,
+    prefix=(forall("P_A, Q_A", "the signal and noise parts of an aligned model's normalized map (any width; P_A of rank r)"),
+            forall("c", "c > 1 (Definition 4.2's constant)"),
+            exists("delta", "how close to 1 the condition number must be", depends_on=("c",),
+                   asymptotic='"close to [lost]"')),
+    encoding="Reconstruction (lines 60, 76-80, 117: the matrix is P_A, the value 1): Cov f_A = P_A P_A^T + Q_A Q_A^T on the "
+             "+-1 population (ren.balance_score's population fact) has Bal >= r sigma_r(P_A)^4 / (sigma_1(P_A)^2 + "
+             "||Q_A||_2^2)^2, so cond(P_A) close to 1 and a small noise part (Lemma 4.4's 'signal dominates the noise') "
+             "give Bal >= r/c; checked exactly at 120 fixed states (r = 1..6, cond 1..10, noise 0..1) and the explicit "
+             "delta(c) at c = 2, r = 1..8. The reconstruction keeps of 'aligned' only its noise part.",
+))
+PLUGIN.claim(ExperimentClaim(
+    id="ren.lemma_b9", kind=Kind.DYNAMICS, source=source("Lemma B.9"),
+    experiment=reconstructed.lemma_b9,
+    prefix=(forall("state", "infinite-width states of the flow (8)"), forall("beta", "inverse temperatures beta > 0"),
+            exists("C", "the constant of the higher-order terms", depends_on=("state",),
+                   asymptotic='"up to a multiplicative constant and some higher order terms"')),
+    encoding="The words survive whole ('equivalent, up to a multiplicative constant and some higher order terms'); "
+             "Section 5.3 says how (small beta: the second terms of (8) vanish, (6) is the first term up to a factor). Read "
+             "on the vector field of the reconstructed infinite-width flow (8): flow(beta) = flow(non-contrastive) + lam "
+             "N(beta) exactly, and |lam N(beta)| <= lam beta C(state) (|tanh x| <= |x|), at fixed states and beta in "
+             "1e-3..5. The words say nothing about whole trajectories (ren.stagewise reads those).",
+))
+PLUGIN.claim(ExperimentClaim(
+    id="ren.lemma_c2", kind=Kind.IDENTITY, source=source("Lemma C.2"),
+    experiment=reconstructed.lemma_c2,
+    prefix=(forall("n", "dimensions n >= 1"), forall("v", "tilts v in R^n")),
+    encoding="Reconstruction (line 400: 'closed-form formula for some expectations'; the proof's product over "
+             "coordinates and 'the last identity'; the uses in C.3-C.5 with distinct indices): for w uniform on {+-1}^n, "
+             "E e^{v.w} = prod cosh(v_j), E[w_j e^{v.w}]/E e^{v.w} = tanh(v_j), and E[w_i w_j e^{v.w}]/E e^{v.w} = "
+             "tanh(v_i) tanh(v_j) for i != j; exact sums for n <= 10 and Coq for every n (coq/ren_lemma_a7.v).",
 ))
 PLUGIN.claim(ExperimentClaim(
     id="ren.lemma_b17", kind=Kind.DYNAMICS, source=source("Lemmas B.12, B.17"),

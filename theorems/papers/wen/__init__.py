@@ -8,7 +8,7 @@ hands over what the modules below declare (importing them registers nothing).
 from __future__ import annotations
 
 from theorems import Registry
-from theorems.papers.wen import claims  # noqa: F401  (their declarations fill PLUGIN)
+from theorems.papers.wen import claims, statements  # noqa: F401  (their declarations fill PLUGIN)
 from theorems.papers.wen.plugin import PLUGIN
 
 

@@ -210,7 +210,7 @@ def lemma_b3_experiment(name: str) -> Callable[[RunContext], ExperimentOutcome]:
 
 # == wen.stage1_gradient =============================================================================
 STAGE1_MODELS = ((64, 6), (128, 6), (400, 50))
-RATIO_NONE_MIN = 0.8  # "approximately equal" growth without masks: dense/sparse rate >= 0.8 (Lemma A.5, F.1)
+RATIO_NONE_MIN = 0.8  # "approximately equal" growth without masks: dense/sparse rate >= 0.8 (Section A.5, Lemma F.1)
 
 
 def _stage1_certificates() -> list[Certificate]:
@@ -248,7 +248,7 @@ def stage1_gradient(ctx: RunContext) -> ExperimentOutcome:
         holds = ok if not default or all(mc_ok) else None
         observations.append(Observation(
             config={"model": f"d={r['d']}, d1={r['d1']}", "kappa": r["kappa"]}, holds=(holds,),
-            regime=(RegimeCheck("dense noise dominating each sparse direction", "p << sigma^2 (Lemma F.1/A.5)",
+            regime=(RegimeCheck("dense noise dominating each sparse direction", "p << sigma^2 (Lemma F.1, Section A.5)",
                                 r["kappa"], f"sigma^2/p >= {dy.KAPPA_MIN:g}", r["kappa"] >= dy.KAPPA_MIN),),
             values={"min sparse rate / p (masks)": r["sparse_min_masks"] / r["p"],
                     "max dense rate (masks)": r["dense_max_masks"], "top eigvec in span M": r["top_share_masks"],
@@ -275,7 +275,7 @@ def stage1_gradient(ctx: RunContext) -> ExperimentOutcome:
              "Rates per unit learning rate and per 1/tau. The rule of a model: with masks every sparse rate is > 0, "
              "the dense block is negative semidefinite (exactly -p P diag(MM^T) P), the top eigenvector lies in "
              f"span(M) (share >= 0.9); without masks dense/sparse = sigma^2/(sigma^2 + p) >= {RATIO_NONE_MIN} "
-             "('approximately equal', Lemma A.5). sigma^2/p = 2 is outside the regime p << sigma^2 (shown, not "
+             "('approximately equal', Section A.5). sigma^2/p = 2 is outside the regime p << sigma^2 (shown, not "
              "counted)."]
     default = next(r for r in rows if r["d"] == 64 and r["d1"] == 6 and r["kappa"] == 4.0)
     return ExperimentOutcome(
@@ -862,7 +862,9 @@ PLUGIN.claim(ExperimentClaim(
 ))
 
 PLUGIN.claim(ExperimentClaim(
-    id="wen.stage1_gradient", kind=Kind.INEQUALITY, source=source("Lemmas C.2, A.2, A.5 (F.1)"),
+    id="wen.stage1_gradient", kind=Kind.INEQUALITY,
+    source=Source(file=FILE, numbering="Lemma C.2, Sections A.2 and A.5, Lemma F.1 (its bias-0 part)", paper="Wen & Li",
+                  covers=("Lemma C.2", "Lemma F.1")),
     experiment=one_thread(stage1_gradient), quantifier="forall",
     prefix=(forall("model", MODEL + "; regime p << sigma^2 read as sigma^2/p >= 4"),
             forall("i, t", "a neuron i at an iteration t <= T1 of stage I (bias b = 0)"),

@@ -196,7 +196,7 @@ def model_checks(data: Data) -> list[RegimeCheck]:
     tail = float(2.0 * ndtr(-1.0 / (2.0 * math.sqrt(along.max()))))
     inf = float(np.abs(M).max() * math.sqrt(data.d / math.log(data.d)))
     return [
-        RegimeCheck("dense noise dominating each sparse direction", "p << sigma^2 (Lemma F.1/A.5, Section 3)",
+        RegimeCheck("dense noise dominating each sparse direction", "p << sigma^2 (Lemma F.1, Sections A.5 and 3)",
                     kappa, f"min_j M_j^T Sigma_xi M_j / p >= {KAPPA_MIN:g}", kappa >= KAPPA_MIN - 1e-12),
         RegimeCheck("sigma = o(1)", "|<M_j, xi>| = o(1) w.h.p. (Section 2.1)", tail,
                     f"max_j P(|<M_j, xi>| >= 1/2) <= {SIGMA_TAIL:g}", tail <= SIGMA_TAIL),
@@ -240,7 +240,7 @@ def alive_check(runs: list[dict[str, Any]], learner: Learner) -> RegimeCheck:
 def advantage_check(runs: list[dict[str, Any]]) -> RegimeCheck:
     a = max(r["advantage"] for r in runs)
     return RegimeCheck("approximately equal growth without masks",
-                       "Lemma A.5/F.1: the sparse rate p + sigma^2 and the dense rate sigma^2 are approximately "
+                       "Section A.5 / Lemma F.1: the sparse rate p + sigma^2 and the dense rate sigma^2 are approximately "
                        "equal, 'the difference does not matter since the growth rate is exponential'", a,
                        f"exact-rate advantage F^(rho-1) over the measured growth F <= {ADVANTAGE_MAX:g}",
                        a <= ADVANTAGE_MAX)

@@ -201,3 +201,68 @@ Proof.
   rewrite (IH z z' s Hz Hz' Hs (signs_tail _ _ Hsg)).
   destruct (signs_head _ _ Hsg) as [-> | ->]; ring.
 Qed.
+
+(* -- Lemma C.2 (the checker's reconstruction: the closed-form tilted moments of uniform signs). With the tilt
+   v = beta c o z (every v in R^r is one), (i) is a7_partition, (ii) a7_softmax_mean, and (iii) for i <> j the
+   mixed moment E[w_i w_j e^{v.w}] / E[e^{v.w}] = tanh(v_i) tanh(v_j): *)
+Theorem c2_mixed_moment : forall beta c z i j, length z = length c -> signs z ->
+  (i < length c)%nat -> (j < length c)%nat -> i <> j ->
+  cube (length c) (fun z' => nth i z' 0 * nth j z' 0 * exp (beta * sim c z z'))
+  = nth i z 0 * tanh (beta * nth i c 0) * (nth j z 0 * tanh (beta * nth j c 0))
+    * cube (length c) (fun z' => exp (beta * sim c z z')).
+Proof.
+  intros beta c; induction c as [|ck c IH]; intros [|zk z] i j Hl Hs Hi Hj Hij; simpl in Hl, Hi, Hj;
+    try discriminate; [lia|].
+  injection Hl as Hl. pose proof (signs_head _ _ Hs) as Hzk. apply signs_tail in Hs.
+  assert (E : forall s, cube (length c) (fun w => exp (beta * (ck * zk * s + sim c z w)))
+                        = exp (beta * (ck * zk * s)) * prod_cosh beta c).
+  { intros s. rewrite <- (a7_partition beta c z Hl Hs), <- cube_scale. apply cube_ext; intros w; apply exp_split. }
+  (* the moment of one later coordinate, with the first coordinate's factor pulled out *)
+  assert (F : forall k s, (k < length c)%nat ->
+            cube (length c) (fun w => nth k w 0 * exp (beta * (ck * zk * s + sim c z w)))
+            = exp (beta * (ck * zk * s)) * (nth k z 0 * tanh (beta * nth k c 0) * prod_cosh beta c)).
+  { intros k s Hk. rewrite <- (a7_partition beta c z Hl Hs), <- (a7_softmax_mean beta c z k Hl Hs Hk), <- cube_scale.
+    apply cube_ext; intros w. rewrite exp_split. ring. }
+  assert (Hc : forall P, (exp (beta * (ck * zk * 1)) * P + exp (beta * (ck * zk * -1)) * P) / 2
+                         = cosh (beta * ck) * P).
+  { intros P. rewrite <- (cosh_avg (beta * ck) zk Hzk).
+    replace (beta * (ck * zk * 1)) with (beta * ck * zk) by ring.
+    replace (beta * (ck * zk * -1)) with (beta * ck * - zk) by ring. field. }
+  assert (Hsn : forall P, (1 * (exp (beta * (ck * zk * 1)) * P) + -1 * (exp (beta * (ck * zk * -1)) * P)) / 2
+                          = zk * sinh (beta * ck) * P).
+  { intros P. rewrite <- (sinh_avg (beta * ck) zk Hzk).
+    replace (beta * (ck * zk * 1)) with (beta * ck * zk) by ring.
+    replace (beta * (ck * zk * -1)) with (beta * ck * - zk) by ring. field. }
+  pose proof (cosh_pos (beta * ck)) as Hcp.
+  destruct i as [|i]; destruct j as [|j]; [lia | | | ].
+  - (* i = 0 < j: the first coordinate gives zk sinh, the later one its softmax mean *)
+    assert (Hj' : (j < length c)%nat) by lia.
+    simpl. rewrite (cube_ext _ _ (fun w => 1 * (nth j w 0 * exp (beta * (ck * zk * 1 + sim c z w))))) by (intros; ring).
+    rewrite (cube_ext _ (fun w => -1 * nth j w 0 * exp (beta * (ck * zk * -1 + sim c z w)))
+                       (fun w => -1 * (nth j w 0 * exp (beta * (ck * zk * -1 + sim c z w))))) by (intros; ring).
+    rewrite !cube_scale, (F j 1 Hj'), (F j (-1) Hj'), (E 1), (E (-1)).
+    rewrite (Hc (prod_cosh beta c)).
+    replace (1 * (exp (beta * (ck * zk * 1)) * (nth j z 0 * tanh (beta * nth j c 0) * prod_cosh beta c)) +
+             -1 * (exp (beta * (ck * zk * -1)) * (nth j z 0 * tanh (beta * nth j c 0) * prod_cosh beta c)))
+      with (1 * (exp (beta * (ck * zk * 1)) * (nth j z 0 * tanh (beta * nth j c 0) * prod_cosh beta c)) +
+            -1 * (exp (beta * (ck * zk * -1)) * (nth j z 0 * tanh (beta * nth j c 0) * prod_cosh beta c))) by ring.
+    rewrite (Hsn (nth j z 0 * tanh (beta * nth j c 0) * prod_cosh beta c)).
+    pose proof (cosh_pos (beta * nth j c 0)). unfold tanh. field. lra.
+  - (* j = 0 < i: symmetric *)
+    assert (Hi' : (i < length c)%nat) by lia.
+    simpl. rewrite (cube_ext _ _ (fun w => 1 * (nth i w 0 * exp (beta * (ck * zk * 1 + sim c z w))))) by (intros; ring).
+    rewrite (cube_ext _ (fun w => nth i w 0 * -1 * exp (beta * (ck * zk * -1 + sim c z w)))
+                       (fun w => -1 * (nth i w 0 * exp (beta * (ck * zk * -1 + sim c z w))))) by (intros; ring).
+    rewrite !cube_scale, (F i 1 Hi'), (F i (-1) Hi'), (E 1), (E (-1)).
+    rewrite (Hc (prod_cosh beta c)).
+    rewrite (Hsn (nth i z 0 * tanh (beta * nth i c 0) * prod_cosh beta c)).
+    pose proof (cosh_pos (beta * nth i c 0)). unfold tanh. field. lra.
+  - (* both later: the first coordinate factors out of both sides *)
+    assert (Hi' : (i < length c)%nat) by lia. assert (Hj' : (j < length c)%nat) by lia.
+    assert (G : forall s, cube (length c) (fun w => nth i w 0 * nth j w 0 * exp (beta * (ck * zk * s + sim c z w)))
+                          = exp (beta * (ck * zk * s)) * (nth i z 0 * tanh (beta * nth i c 0) *
+                              (nth j z 0 * tanh (beta * nth j c 0)) * prod_cosh beta c)).
+    { intros s. rewrite <- (a7_partition beta c z Hl Hs), <- (IH z i j Hl Hs Hi' Hj' ltac:(lia)), <- cube_scale.
+      apply cube_ext; intros w. rewrite exp_split. ring. }
+    simpl. rewrite (G 1), (G (-1)), (E 1), (E (-1)). field.
+Qed.
