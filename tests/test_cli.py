@@ -52,7 +52,7 @@ def test_replay_confirms_each_recorded_witness(witness: str) -> None:
     res = runner.invoke(app, ["replay", str(WITNESS_DIR / witness)])
     assert res.exit_code == 0, res.output
     assert "still refutes" in res.output
-    if json.loads((WITNESS_DIR / witness).read_text()).get("kind") != "experiment":  # an experiment re-runs its configuration
+    if json.loads((WITNESS_DIR / witness).read_text()).get("kind") != "experiment":  # an experiment re-runs instead
         assert "VIOLATED" in res.output
 
 

@@ -3,8 +3,8 @@ twins never.
 
 Each mutant (``benchmarks/thin_mutants.py``) is a shipped inequality with one constant moved 1-3 % past its sharp
 value, with the reason it is false; its twin moves the constant 2-5 % to the safe side. At the audit profile, for
-audit seeds 0-4, every mutant is refuted and no twin is (``thin_mutants.OPEN`` would list a mutant the search cannot find on
-every seed yet: kept in the benchmark, ``benchmarks/run.py --only search``, and left out here; it is empty).
+audit seeds 0-4, every mutant is refuted and no twin is (``thin_mutants.OPEN`` would list a mutant the search cannot
+find on every seed yet: kept in the benchmark, ``benchmarks/run.py --only search``, and left out here; it is empty).
 
 Several minutes of audits: the test runs with ``pytest -m search_power`` (CI runs it), not with the default test
 command.

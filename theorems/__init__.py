@@ -53,8 +53,8 @@ from theorems.engine.verdict import ClaimResult, PartStatus, Verdict  # noqa: E4
 
 __all__ = [
     # claims, their logical form, the registry
-    "Assumption", "AssumptionError", "Bound", "ClcheckError", "Claim", "ClaimError", "ClaimResult", "DefinitionClaim", "Eq",
-    "ExperimentClaim", "ExperimentOutcome", "Ge", "Growth", "Gt", "Informative", "Kind", "Le", "Lt", "Observation",
+    "Assumption", "AssumptionError", "Bound", "ClcheckError", "Claim", "ClaimError", "ClaimResult", "DefinitionClaim",
+    "Eq", "ExperimentClaim", "ExperimentOutcome", "Ge", "Growth", "Gt", "Informative", "Kind", "Le", "Lt", "Observation",
     "Paper", "Part", "PartStatus", "Plugin", "PluginError", "Reading", "RegimeCheck", "Registry", "RunContext",
     "Sharp", "Source", "StatementClaim", "UnencodableClaim", "Verdict", "WitnessError", "all_claims", "exists", "forall",
     "get", "numbered_id", "parts", "quantity",

@@ -1,8 +1,8 @@
 """Which numbered statements of a paper's source text the registered claims cover.
 
 Paper-agnostic: :func:`statements` lists the numbered statements (Lemma, Proposition, Theorem,
-Corollary, Fact, Claim, Assumption, Definition, Remark, Induction Hypothesis, Algorithm) of a source text -- plain text, markdown or LaTeX --
-and :func:`claim_refs` reads which of them a claim's :class:`~theorems.engine.claim.Source` covers:
+Corollary, Fact, Claim, Assumption, Definition, Remark, Induction Hypothesis, Algorithm) of a source
+text -- plain text, markdown or LaTeX -- and :func:`claim_refs` reads which of them a claim's :class:`~theorems.engine.claim.Source` covers:
 its ``covers`` field when given, otherwise the numbers written in its ``numbering`` text
 (``"Lemma 1 (7) = Lemma 3.1"``, ``"Lemmas B.12, B.17"``, ``"Lemma C.19, Corollary C.20"``).
 

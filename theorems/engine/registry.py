@@ -304,7 +304,8 @@ class Plugin:
     def _source(self, name: str, file: str | None) -> Source:
         assert self.paper is not None
         if file is None and len(self.paper.files) != 1:
-            raise ClaimError(f"{name!r}: paper {self.paper.prefix!r} has {len(self.paper.files)} source files: name one")
+            raise ClaimError(f"{name!r}: paper {self.paper.prefix!r} has {len(self.paper.files)} source files: "
+                             "name one")
         return Source(file=file or self.paper.files[0], numbering=name, paper=self.paper.title, covers=(name,))
 
     def claim_named(self, claim_id: str) -> AnyClaim:

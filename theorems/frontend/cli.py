@@ -465,8 +465,8 @@ def coverage(
                                            "$CLCHECK_SOURCES or ../shared/papers beside the repository)"),
 ) -> None:
     """List the numbered statements (Lemma, Proposition, Theorem, Corollary, Fact, Claim, Assumption,
-    Definition, Remark, Induction Hypothesis, Algorithm) of a paper's source text, the claims that cover each (with their verdicts, given --report),
-    and the uncovered ones."""
+    Definition, Remark, Induction Hypothesis, Algorithm) of a paper's source text, the claims that cover each
+    (with their verdicts, given --report), and the uncovered ones."""
     claims = _select(paper, None) if paper else all_claims()
     if source:
         paths = {p.name: p for p in source}
@@ -493,10 +493,9 @@ def coverage(
     for name in paths:
         mine = [r for r in rows if r.file == name]
         n = cov.counts(mine, verdicts)
+        uncovered = ": " + ", ".join(r.statement.key for r in mine if not r.covered) if n["missing"] else ""
         console.print(f"{name}: {n['numbered']} numbered, {n['covered']} covered, {n['not_encodable']} not "
-                      f"encodable, {n['definitions']} definitions, {n['missing']} missing" + (": " + ", ".join(r.statement.key for r in mine
-                                                                               if not r.covered) if n["missing"] else ""),
-                      highlight=False)
+                      f"encodable, {n['definitions']} definitions, {n['missing']} missing{uncovered}", highlight=False)
         if not any(name in cov.source_files(c.source) for c in claims):
             console.print(f"  no selected claim cites {name}", highlight=False)
 

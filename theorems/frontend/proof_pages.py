@@ -13,7 +13,6 @@ coloured by verdict, the way a formalization blueprint shows its progress.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,8 +24,7 @@ from numerics.coq import write_scripts
 from numerics.files import write_text_atomic
 from theorems.engine.figures import save_figure, subplots
 from theorems.engine.proof import PAGE, Proof, Step, tagged_step
-from theorems.engine.proof_check import (STEP_KINDS, ClaimProofs, ProofResult, check_page, page_entry,
-                                         verdict_status)
+from theorems.engine.proof_check import STEP_KINDS, ClaimProofs, ProofResult, page_entry, verdict_status
 from theorems.engine.registry import papers as registered_papers
 from theorems.engine.verdict import ClaimResult, Verdict
 from theorems.frontend.proof_run import proof_section
@@ -37,9 +35,7 @@ NOT_PRINTED = re.compile(r"<!--\s*proof:\s*not printed\s*\((.*?)\)\s*-->", re.S)
 COLOURS = {"certified": "#2e9d3a", "tested": "#a6dba0", "refuted": "#d7301f", "unchecked": "#bdbdbd",
            "not encoded": "#f0f0f0"}
 __all__ = ["STEP_KINDS", "Page", "parse_page", "read_pages", "judge", "referenced_ids", "broken_text",
-           "draw_graph", "write_summary", "write_coq_scripts", "checker_block", "write_checker_block",
-           # the calls `clcheck proofs` (theorems/frontend/cli.py) makes today; each reads the engine's records
-           "assign", "step_counts", "broken_step", "write_report", "write_back"]
+           "draw_graph", "write_summary", "write_coq_scripts", "checker_block", "write_checker_block"]
 
 
 @dataclass(frozen=True)
