@@ -8,7 +8,7 @@ The definition's sigma is the largest with P[C^0_k] >= sigma P[C_k] for some C^0
 class: min_k of the largest mass of such a subset of C_k over P[C_k] -- a maximum-WEIGHT clique per class
 (numerics/augmented.py:main_parts, which the checker's sigma uses). "The maximum clique" read as printed is the one
 with the most samples; the two agree when the samples are equally likely and can differ otherwise. Every check is
-exact (brute force over every subset of classes of at most 7 samples) on fixed settings drawn once from
+exact (brute force over every subset of classes of at most 6 samples) on fixed settings drawn once from
 ``STATES_SEED``, and on one constructed setting where the readings part.
 """
 
@@ -31,21 +31,10 @@ def _setting(labels: list[int], mass: list[float], inputs: np.ndarray) -> ag.Aug
     return ag.AugmentedSetting.create(labels, mass, inputs, feats)
 
 
-def largest_sigma(s: ag.AugmentedSetting, delta: float) -> float:
-    """Definition 1's largest sigma, by brute force over every subset of every class."""
-    dist = ag.augmentation_distance(s)
-    ratios = []
-    for k in range(s.n_classes):
-        members = [int(x) for x in np.flatnonzero(s.labels == k)]
-        best = max(float(np.sum(s.mass[list(sub)])) for r in range(1, len(members) + 1)
-                   for sub in itertools.combinations(members, r)
-                   if all(dist[i, j] <= delta for i, j in itertools.combinations(sub, 2)))
-        ratios.append(best / float(s.class_mass[k]))
-    return min(ratios)
-
-
 def cardinality_sigma(s: ag.AugmentedSetting, delta: float) -> float:
-    """sigma from the maximum clique as printed: per class, the cliques with the most samples (the best of them)."""
+    """sigma from the maximum clique as printed: per class, the cliques with the most samples (the best of them).
+    Definition 1's largest sigma is :func:`numerics.augmented.sigma_of` (maximum-mass cliques, by brute force over
+    every subset of a class of at most 10 samples)."""
     dist = ag.augmentation_distance(s)
     ratios = []
     for k in range(s.n_classes):
@@ -89,7 +78,7 @@ def definition1(ctx: RunContext, masses: str = "any") -> ExperimentOutcome:
         wider = _setting(s.labels.tolist(), s.mass.tolist(), extra)
         mono_worst = max(mono_worst, float(np.max(ag.augmentation_distance(wider) - ag.augmentation_distance(s))))
         for delta in sorted(set(np.round(ag.augmentation_distance(s).ravel(), 12)))[:6]:
-            best, card = largest_sigma(s, float(delta)), cardinality_sigma(s, float(delta))
+            best, card = ag.sigma_of(s, float(delta))[0], cardinality_sigma(s, float(delta))
             if abs(best - card) > 1e-12:
                 failures.append((i, float(delta), best, card))
     observations = [

@@ -6,7 +6,6 @@ page, ``proofs_md/ren.lemma_4_5.md`` etc.). Every check is exact and seedless: f
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
@@ -186,7 +185,7 @@ def lemma_c2(ctx: RunContext) -> ExperimentOutcome:
     every sign vector (n <= 10) and in Coq for every n."""
     dev = {rc.C2_PARTITION: 0.0, rc.C2_MEAN: 0.0, rc.C2_MIXED: 0.0}
     for n in range(1, 11):
-        w = np.array(list(itertools.product((-1.0, 1.0), repeat=n)))
+        w = flow.signs(n)
         for v in (_rng(2, n).normal(scale=s, size=n) for s in (0.1, 1.0, 4.0)):
             e = np.exp(w @ v)
             Z = float(np.mean(e))
