@@ -1,6 +1,6 @@
 """The uniform-rho coupon-collector tails as computed before issue 13 (for benchmarks/run.py only).
 
-``chebyshev_lhs_grid_previous(n, betas)`` is numerics.coupon.chebyshev_lhs_grid as it was: E[T]
+``chebyshev_lhs_grid_previous(n, betas)`` is theorems.papers.merad.coupon.chebyshev_lhs_grid as it was: E[T]
 summed as n Fractions (once per beta), the distribution of T by two ``scipy.signal.lfilter``
 calls per stage (2 n calls), the lower tails by ``math.fsum`` over each prefix. The current
 version computes the same floats for P(T = t) and the lower tails (bit for bit) and P(T > t)

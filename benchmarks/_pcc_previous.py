@@ -1,6 +1,6 @@
 """The p_cc implementation before issue 13 (item 4), kept as the benchmark's baseline.
 
-``p_cc_info_previous(rho, N)`` is numerics.coupon.p_cc_info as it was: one zero-truncated Poisson
+``p_cc_info_previous(rho, N)`` is theorems.papers.merad.coupon.p_cc_info as it was: one zero-truncated Poisson
 window per class, each computed on its own (scalar Chernoff scans, a scalar log-pmf), and every
 partial convolution trimmed and renormalised with math.fsum. benchmarks/run.py times it next to
 the current p_cc_info in the same run (the ratio is the speed-up) and compares the two values.
@@ -18,8 +18,9 @@ import mpmath
 import numpy as np
 
 # the helpers that have not changed since are imported; what changed is kept here as it was
-from numerics.coupon import (DROPPED_REL_TOL, _LOG_2PI, PccInfo, _check_n_draws, _check_rho,  # noqa: F401
-                             _Factor, _point_of_sum, _solve_tilt, _stirlerr, _ztp_var)
+from theorems.papers.merad.accuracy import DROPPED_MASS as DROPPED_REL_TOL
+from theorems.papers.merad.coupon import (_LOG_2PI, PccInfo, _check_n_draws, _check_rho,  # noqa: F401
+                                          _Factor, _point_of_sum, _solve_tilt, _stirlerr, _ztp_var)
 
 
 def _bd0(x: np.ndarray, m: float) -> np.ndarray:

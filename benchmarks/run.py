@@ -16,12 +16,12 @@ Benchmarks (``--only`` / ``--skip`` names):
   as a fraction of the same run's float32 GEMM figure, forward and forward + backward, next to
   the unchunked formula it replaced; the float64 check of the value. On a machine with CUDA the
   same figures on the GPU (``lun_streaming.cuda.*``) against the GPU's GEMM.
-* ``pcc`` -- p_cc (Merad et al. Lemma 2 (8), numerics.coupon) for Zipf and uniform rho against
+* ``pcc`` -- p_cc (Merad et al. Lemma 2 (8), theorems.papers.merad.coupon) for Zipf and uniform rho against
   the previous implementation (benchmarks/_pcc_previous.py) timed in the same run, and Zipf
   against uniform; checks: the values agree, and Zipf rho with N_C <= 12 matches the mpmath twin
   to 1e-12 relative.
 * ``chebyshev`` -- the distribution of T for uniform rho behind merad.coupon.chebyshev
-  (numerics.coupon.chebyshev_lhs_grid: P(|T - N_C H_N_C| >= beta N_C) on the claim's 12 betas)
+  (theorems.papers.merad.coupon.chebyshev_lhs_grid: P(|T - N_C H_N_C| >= beta N_C) on the claim's 12 betas)
   at N_C = 100, 300, 1000 against the stage-by-stage version it replaced
   (benchmarks/_coupon_uniform_previous.py), timed in the same run; checks: the values agree
   to 1e-13 relative.
@@ -118,7 +118,7 @@ def run_pcc(args: argparse.Namespace) -> Result:
     import mpmath
 
     from _pcc_previous import p_cc_info_previous
-    from numerics import coupon as cc
+    from theorems.papers.merad import coupon as cc
 
     figures, checks = {}, {}
     times: dict[tuple[str, int, int], dict[str, float]] = {}
@@ -165,7 +165,7 @@ CHEBYSHEV_BETAS = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 6.0, 10.
 
 def run_chebyshev(args: argparse.Namespace) -> Result:
     from _coupon_uniform_previous import chebyshev_lhs_grid_previous
-    from numerics import coupon as cc
+    from theorems.papers.merad import coupon as cc
 
     figures, checks = {}, {}
     for n in (100, 300, 1000):

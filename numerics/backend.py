@@ -13,8 +13,10 @@ its high-level functions once against a context:
   :class:`ArbBackend`), so a margin whose ball excludes 0 has a certain sign.
 
 Because the float, high-precision and differentiable twins share one formula they cannot
-drift apart. Every function also accepts plain Python numbers (``xp.log(2)`` is log 2 in the
-backend's type), so a constant such as ``log(2)`` in a statement works in all three.
+drift apart. Each elementwise operation (``exp``, ``log``, ``harmonic``, ...) is declared once, as a
+row of :mod:`numerics.operations` with one form per backend; every class takes its methods from it.
+Every function also accepts plain Python numbers (``xp.log(2)`` is log 2 in the backend's type), so a
+constant such as ``log(2)`` in a statement works in all three.
 
 Pitfall this layer exists for: ``log(sum(exp(x)))`` overflows at ``x = 710`` in float64
 (``exp(710) = inf``); :meth:`Backend.logsumexp` shifts by the max. ``x * log(y)`` is NaN at
@@ -24,16 +26,16 @@ Pitfall this layer exists for: ``log(sum(exp(x)))`` overflows at ``x = 710`` in 
 from __future__ import annotations
 
 import contextlib
-import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 import mpmath
 import numpy as np
-from flint import arb, fmpz
+from flint import arb
 
 import numerics.derivative as derivative
-from numerics.arb import NEG_INF, abs_ball, from_value, workprec
+from numerics.arb import from_value, workprec
+from numerics.operations import OPERATIONS, Absent, Form, Operation, exact_number
 
 Array = Any
 
@@ -41,11 +43,24 @@ Array = Any
 class Backend:
     """Elementwise, reduction and indexing operations needed by the numerics.
 
-    Subclasses implement the primitives; the few derived operations (``mean``, ``xlogy``)
-    are written once here in terms of them.
+    Subclasses implement the primitives; the few derived operations (``mean``, ``gather``)
+    are written once here in terms of them. The elementwise operations (``exp``, ``log``, ``maximum``,
+    ``harmonic``, ...) are the rows of :data:`numerics.operations.OPERATIONS`: every class gets one
+    method per row of its ``operations`` table, the row's form for its ``column``, applied by its
+    :meth:`_apply`.
     """
 
     name: str = "abstract"
+    column: ClassVar[str] = "abstract"  # the column of the operation table this backend evaluates
+    operations: ClassVar[tuple[Operation, ...]] = OPERATIONS
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        install_operations(cls)
+
+    def _apply(self, form: Callable[..., Any], *args: Any) -> Array:
+        """A row's form (its ``column``) applied to the arguments: conversion and elementwise mapping."""
+        raise NotImplementedError
 
     # -- conversion --------------------------------------------------------------------
     def asarray(self, x: Any) -> Array:
@@ -67,49 +82,9 @@ class Backend:
         """The Jacobian of the vector ``fn(x, xp)`` at ``x`` (outputs x inputs), in this backend."""
         return derivative.jacobian(fn, x, self, mp_backend(derivative.FLOAT_DPS))
 
-    # -- elementwise ---------------------------------------------------------------------
-    def exp(self, x: Array) -> Array:
-        raise NotImplementedError
-
-    def log(self, x: Array) -> Array:
-        raise NotImplementedError
-
-    def log1p(self, x: Array) -> Array:
-        raise NotImplementedError
-
-    def sqrt(self, x: Array) -> Array:
-        raise NotImplementedError
-
-    def abs(self, x: Array) -> Array:
-        raise NotImplementedError
-
-    def softplus(self, x: Array) -> Array:
-        """zeta(t) = log(1 + e^t), Merad et al. (11), evaluated without overflow."""
-        raise NotImplementedError
-
-    def maximum(self, a: Array, b: Array) -> Array:
-        raise NotImplementedError
-
-    def minimum(self, a: Array, b: Array) -> Array:
-        raise NotImplementedError
-
+    # -- elementwise: exp, log, ..., one method per row of numerics.operations (install_operations) --
     def where(self, cond: Any, a: Array, b: Array) -> Array:
         """a where ``cond`` (a boolean numpy array or bool), b elsewhere."""
-        raise NotImplementedError
-
-    def xlogy(self, x: Array, y: Array) -> Array:
-        """x log y, with 0 where x = 0 (whatever y): entropies and KL divergences."""
-        raise NotImplementedError
-
-    def polygamma(self, n: int, x: Array) -> Array:
-        raise NotImplementedError
-
-    # -- integer functions (values of the integers a statement is about) ----------------
-    def harmonic(self, n: Any, m: Any = 1) -> Array:
-        """H^(m)_n = sum_{i=1}^n i^-m (the generalized harmonic number), exact summation."""
-        raise NotImplementedError
-
-    def binomial(self, n: Any, k: Any) -> Array:
         raise NotImplementedError
 
     # -- reductions and indexing ----------------------------------------------------------
@@ -147,6 +122,35 @@ class Backend:
         raise NotImplementedError
 
 
+def _operation_method(op: Operation, column: str) -> Callable[..., Array]:
+    """The method ``xp.<op.name>`` of a backend evaluating ``column``: the row's form, or a refusal naming why."""
+    form: Form = op.form(column)
+    if isinstance(form, Absent):
+        reason = form.reason
+
+        def method(self: Backend, *args: Any) -> Array:
+            raise NotImplementedError(f"the {self.name} backend has no {op.name}: {reason}")
+    else:
+        def method(self: Backend, *args: Any) -> Array:
+            return self._apply(form, *args)
+    method.__name__ = op.name
+    method.__doc__ = op.doc
+    return method
+
+
+def install_operations(cls: type[Backend]) -> None:
+    """Give ``cls`` one method per row of its operation table (its own, so a class cannot drift from it)."""
+    for op in cls.operations:
+        if op.name in vars(cls):
+            raise TypeError(f"{cls.__name__}.{op.name} is a row of numerics.operations: declare its form there")
+        method = _operation_method(op, cls.column)
+        method.__qualname__ = f"{cls.__qualname__}.{op.name}"
+        setattr(cls, op.name, method)
+
+
+install_operations(Backend)
+
+
 def logsumexp_float64(x: Array, axis: int) -> np.ndarray:
     """log sum exp(x) along ``axis`` in float64: scipy.special.logsumexp's formula (the maximal
     terms apart, ``a_max + log(count) + log1p(rest / count)``, so that a sum dominated by its
@@ -169,59 +173,16 @@ class NumpyBackend(Backend):
     """float64 numpy: the fast pass."""
 
     name = "float64"
+    column = "float64"
 
     def asarray(self, x: Any) -> np.ndarray:
         return np.asarray(x, dtype=np.float64)
 
-    def exp(self, x: Array) -> Array:
-        return np.exp(self.asarray(x))
-
-    def log(self, x: Array) -> Array:
-        with np.errstate(divide="ignore"):
-            return np.log(self.asarray(x))
-
-    def log1p(self, x: Array) -> Array:
-        return np.log1p(self.asarray(x))
-
-    def sqrt(self, x: Array) -> Array:
-        return np.sqrt(self.asarray(x))
-
-    def abs(self, x: Array) -> Array:
-        return np.abs(self.asarray(x))
-
-    def softplus(self, x: Array) -> Array:
-        # logaddexp(0, t) = max(0,t) + log1p(exp(-|t|)): no overflow for t = 1e4
-        return np.logaddexp(0.0, x)
-
-    def maximum(self, a: Array, b: Array) -> Array:
-        return np.maximum(a, b)
-
-    def minimum(self, a: Array, b: Array) -> Array:
-        return np.minimum(a, b)
+    def _apply(self, form: Callable[..., Any], *args: Any) -> Array:
+        return form(*(self.asarray(a) for a in args))
 
     def where(self, cond: Any, a: Array, b: Array) -> Array:
         return np.where(cond, a, b)
-
-    def xlogy(self, x: Array, y: Array) -> Array:
-        from scipy.special import xlogy  # heavy (0.15 s): scipy.special, only on use
-
-        return xlogy(x, y)
-
-    def polygamma(self, n: int, x: Array) -> Array:
-        from scipy.special import polygamma  # heavy (0.15 s): scipy.special, only on use
-
-        return polygamma(int(n), x)
-
-    def harmonic(self, n: Any, m: Any = 1) -> Array:
-        n = _as_int(n, "harmonic(n, m): n")
-        return np.float64(math.fsum(float(i) ** -float(m) for i in range(1, n + 1)))
-
-    def binomial(self, n: Any, k: Any) -> Array:
-        if float(n).is_integer() and float(k).is_integer():
-            return np.float64(math.comb(int(n), int(k))) if 0 <= k <= n else np.float64(0.0)
-        from scipy.special import binom  # heavy (0.15 s): scipy.special, only on use
-
-        return np.float64(binom(float(n), float(k)))
 
     def sum(self, x: Array, axis: int | None = None) -> Array:
         return np.sum(x, axis=axis)
@@ -250,6 +211,7 @@ class MpBackend(Backend):
 
     dps: int = 60
     name: str = field(default="mpmath", init=False)
+    column: ClassVar[str] = "mpmath"
 
     def _map(self, fn: Any, *xs: Array) -> Array:
         with mpmath.workdps(self.dps):
@@ -268,8 +230,8 @@ class MpBackend(Backend):
                 return self._map(mpmath.mpf, x)
             arr = np.asarray(x)
             if arr.ndim == 0:
-                return mpmath.mpf(_exact(arr.item()))
-            return self._map(lambda v: mpmath.mpf(_exact(v)), arr.astype(object))
+                return mpmath.mpf(exact_number(arr.item()))
+            return self._map(lambda v: mpmath.mpf(exact_number(v)), arr.astype(object))
 
     def to_float(self, x: Any) -> float:
         return float(x)
@@ -277,54 +239,11 @@ class MpBackend(Backend):
     def precision(self) -> contextlib.AbstractContextManager[Any]:
         return mpmath.workdps(self.dps)
 
-    def exp(self, x: Array) -> Array:
-        return self._map(mpmath.exp, x)
-
-    def log(self, x: Array) -> Array:
-        return self._map(lambda v: mpmath.log(v) if v != 0 else mpmath.mpf("-inf"), x)
-
-    def log1p(self, x: Array) -> Array:
-        return self._map(mpmath.log1p, x)
-
-    def sqrt(self, x: Array) -> Array:
-        return self._map(mpmath.sqrt, x)
-
-    def abs(self, x: Array) -> Array:
-        return self._map(lambda v: abs(mpmath.mpf(v)), x)
-
-    def softplus(self, x: Array) -> Array:
-        def one(t: Any) -> Any:
-            # max(0,t) + log1p(exp(-|t|)): same form as the float twin
-            return (t if t > 0 else mpmath.mpf(0)) + mpmath.log1p(mpmath.exp(-abs(t)))
-
-        return self._map(one, x)
-
-    def maximum(self, a: Array, b: Array) -> Array:
-        return self._map(lambda u, v: u if u >= v else v, a, b)
-
-    def minimum(self, a: Array, b: Array) -> Array:
-        return self._map(lambda u, v: u if u <= v else v, a, b)
+    def _apply(self, form: Callable[..., Any], *args: Any) -> Array:
+        return self._map(form, *args)
 
     def where(self, cond: Any, a: Array, b: Array) -> Array:
         return np.where(cond, a, b)
-
-    def xlogy(self, x: Array, y: Array) -> Array:
-        return self._map(lambda u, v: mpmath.mpf(0) if u == 0 else u * mpmath.log(v), x, y)
-
-    def polygamma(self, n: int, x: Array) -> Array:
-        return self._map(lambda v: mpmath.polygamma(int(n), v), x)
-
-    def harmonic(self, n: Any, m: Any = 1) -> Array:
-        n = _as_int(n, "harmonic(n, m): n")
-        with mpmath.workdps(self.dps):
-            m = mpmath.mpf(_exact(m))
-            if m == 1:
-                return mpmath.harmonic(n)
-            return mpmath.fsum(mpmath.mpf(i) ** -m for i in range(1, n + 1))
-
-    def binomial(self, n: Any, k: Any) -> Array:
-        with mpmath.workdps(self.dps):
-            return mpmath.binomial(_exact(n), _exact(k))
 
     def sum(self, x: Array, axis: int | None = None) -> Array:
         with mpmath.workdps(self.dps):
@@ -374,6 +293,7 @@ class ArbBackend(Backend):
     """
 
     name = "arb"
+    column = "arb"
 
     def __init__(self, prec: int = 200) -> None:
         if int(prec) < 53:
@@ -422,74 +342,13 @@ class ArbBackend(Backend):
     def precision(self) -> contextlib.AbstractContextManager[Any]:
         return workprec(self.prec)
 
-    # -- elementwise ---------------------------------------------------------------------
-    def exp(self, x: Array) -> Array:
-        return self._map(lambda v: v.exp(), x)
-
-    def log(self, x: Array) -> Array:
-        return self._map(lambda v: NEG_INF if v.is_zero() else v.log(), x)
-
-    def log1p(self, x: Array) -> Array:
-        return self._map(lambda v: NEG_INF if (v + 1).is_zero() else v.log1p(), x)
-
-    def sqrt(self, x: Array) -> Array:
-        return self._map(lambda v: v.sqrt(), x)
-
-    def abs(self, x: Array) -> Array:
-        return self._map(abs_ball, x)
-
-    def softplus(self, x: Array) -> Array:
-        def one(t: Any) -> Any:
-            if t > 0:  # t + log1p(e^-t): e^t is never formed for large t
-                return t + (-t).exp().log1p()
-            return t.exp().log1p()  # t <= 0 or a ball around 0: log1p(e^t) is well conditioned
-
-        return self._map(one, x)
-
-    def maximum(self, a: Array, b: Array) -> Array:
-        return self._map(lambda u, v: u.max(v), a, b)
-
-    def minimum(self, a: Array, b: Array) -> Array:
-        return self._map(lambda u, v: u.min(v), a, b)
+    # -- elementwise (the table's arb forms, on balls) -----------------------------------
+    def _apply(self, form: Callable[..., Any], *args: Any) -> Array:
+        return self._map(form, *args)
 
     def where(self, cond: Any, a: Array, b: Array) -> Array:
         out = np.where(cond, np.asarray(self.asarray(a), dtype=object), np.asarray(self.asarray(b), dtype=object))
         return out[()] if out.ndim == 0 else out
-
-    def xlogy(self, x: Array, y: Array) -> Array:
-        return self._map(lambda u, v: arb(0) if u.is_zero() else u * v.log(), x, y)
-
-    def polygamma(self, n: int, x: Array) -> Array:
-        n = int(n)
-        if n == 0:
-            return self._map(lambda v: v.digamma(), x)
-
-        sign = -1 if n % 2 == 0 else 1  # psi^(n)(x) = (-1)^(n+1) n! zeta(n+1, x)
-        return self._map(lambda v: sign * math.factorial(n) * arb(n + 1).zeta(v), x)
-
-    def harmonic(self, n: Any, m: Any = 1) -> Array:
-        n = _as_int(n, "harmonic(n, m): n")
-        with workprec(self.prec):
-            m = self._one(m)
-            if n <= 0:
-                return arb(0)
-            if m == 1:
-                return arb(n + 1).digamma() + arb.const_euler()  # H_n = psi(n + 1) + gamma
-            if m > 1:
-                return m.zeta() - m.zeta(arb(n + 1))  # zeta(m) - zeta(m, n + 1)
-            total = arb(0)
-            for i in range(1, n + 1):
-                total += arb(i) ** (-m)
-            return total
-
-    def binomial(self, n: Any, k: Any) -> Array:
-        with workprec(self.prec):
-            fn, fk = float(n), float(k)
-            if fn.is_integer() and fk.is_integer():
-                ni, ki = int(fn), int(fk)
-                return arb(fmpz(math.comb(ni, ki))) if 0 <= ki <= ni else arb(0)
-            nb, kb = self._one(n), self._one(k)
-            return (nb + 1).gamma() * (kb + 1).rgamma() * (nb - kb + 1).rgamma()
 
     # -- reductions and indexing ----------------------------------------------------------
     def sum(self, x: Array, axis: int | None = None) -> Array:
@@ -542,24 +401,12 @@ class ArbBackend(Backend):
     def transpose(self, x: Array) -> Array:
         return np.swapaxes(x, -1, -2)
 
-def _exact(v: Any) -> Any:
-    """Convert a Python/numpy scalar to something mpf takes without rounding."""
-    if isinstance(v, (np.floating, np.integer)):
-        return v.item()
-    return v
-
-
-def _as_int(v: Any, what: str) -> int:
-    f = float(v)
-    if not f.is_integer():
-        raise ValueError(f"{what} = {v!r} must be an integer")
-    return int(f)
-
 
 class TorchBackend(Backend):
     """torch float64: the differentiable pass used by the adversarial search."""
 
     name = "torch"
+    column = "torch"
 
     def __init__(self) -> None:
         import torch  # heavy (1 s): only the torch backend needs it
@@ -575,46 +422,11 @@ class TorchBackend(Backend):
     def to_float(self, x: Any) -> float:
         return float(x.detach()) if hasattr(x, "detach") else float(x)
 
-    def exp(self, x: Array) -> Array:
-        return self.torch.exp(self.asarray(x))
-
-    def log(self, x: Array) -> Array:
-        return self.torch.log(self.asarray(x))
-
-    def log1p(self, x: Array) -> Array:
-        return self.torch.log1p(self.asarray(x))
-
-    def sqrt(self, x: Array) -> Array:
-        return self.torch.sqrt(self.asarray(x))
-
-    def abs(self, x: Array) -> Array:
-        return self.torch.abs(self.asarray(x))
-
-    def softplus(self, x: Array) -> Array:
-        # not torch.nn.functional.softplus: its threshold=20 returns t, off by e^-20
-        x = self.asarray(x)
-        return self.torch.logaddexp(self.torch.zeros_like(x), x)
-
-    def maximum(self, a: Array, b: Array) -> Array:
-        return self.torch.maximum(self.asarray(a), self.asarray(b))
-
-    def minimum(self, a: Array, b: Array) -> Array:
-        return self.torch.minimum(self.asarray(a), self.asarray(b))
+    def _apply(self, form: Callable[..., Any], *args: Any) -> Array:
+        return form(self.torch, *(self.asarray(a) for a in args))
 
     def where(self, cond: Any, a: Array, b: Array) -> Array:
         return self.torch.where(self.torch.as_tensor(cond), self.asarray(a), self.asarray(b))
-
-    def xlogy(self, x: Array, y: Array) -> Array:
-        return self.torch.xlogy(self.asarray(x), self.asarray(y))
-
-    def polygamma(self, n: int, x: Array) -> Array:
-        return self.torch.polygamma(int(n), self.asarray(x))
-
-    def harmonic(self, n: Any, m: Any = 1) -> Array:
-        return self.asarray(float(FLOAT.harmonic(n, m)))  # n is an integer: no gradient to keep
-
-    def binomial(self, n: Any, k: Any) -> Array:
-        return self.asarray(float(FLOAT.binomial(float(n), float(k))))
 
     def sum(self, x: Array, axis: int | None = None) -> Array:
         return self.torch.sum(x) if axis is None else self.torch.sum(x, dim=axis)

@@ -60,15 +60,26 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON (a number must be finite)")
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are all distinct (JSON allows a repeated key; which value wins is a parser's choice)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
 def parse_json(data: bytes, what: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
-    """Strict JSON: UTF-8, finite numbers only (no ``NaN``, ``Infinity``, no ``1e999``), nesting of at
-    most ``max_depth``; any failure is an InputFileError naming ``what``."""
+    """Strict JSON: UTF-8, finite numbers only (no ``NaN``, ``Infinity``, no ``1e999``), no key twice in an
+    object, nesting of at most ``max_depth``; any failure is an InputFileError naming ``what``."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputFileError(f"{what} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     try:
-        value = json.loads(text, parse_float=_finite_float, parse_constant=_no_constant)
+        value = json.loads(text, parse_float=_finite_float, parse_constant=_no_constant,
+                           object_pairs_hook=_unique_keys)
     except RecursionError:
         raise InputFileError(f"{what} is nested too deeply (more than {max_depth} levels)") from None
     except json.JSONDecodeError as exc:

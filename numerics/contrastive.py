@@ -12,6 +12,10 @@ paper's formula once for all three. Notation (Merad et al.):
 L^N_un on learned embeddings at MoCo scale (B anchors sharing a queue of N negatives, a
 log-sum-exp over B x N logits) is :mod:`numerics.streaming`: chunked, with an online
 log-sum-exp and a chunked backward (torch); training.losses uses it.
+
+These are the field's shared library, for outsiders too (an outside plugin such as
+examples/infonce builds its claims on them), not one paper's own code: a paper's own numerics live
+in its package (Merad et al.'s triplet loss and coupon collector: theorems/papers/merad/).
 """
 
 from __future__ import annotations

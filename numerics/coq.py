@@ -64,7 +64,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 import time
 from fractions import Fraction
@@ -74,8 +73,10 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import sympy as sp
 
+from numerics import env
 from numerics.certificate import Certificate
 from numerics.files import cache_root, current_umask, remove_stale_temporaries_once, write_text_atomic
+from numerics.proc import run_group
 from numerics.interval import to_fraction  # exact endpoints, as the arb prover reads them
 
 METHOD = "coq"
@@ -111,11 +112,11 @@ def coqc_path() -> str | None:
 @functools.lru_cache(maxsize=8)
 def _version_of(path: str) -> str | None:
     try:
-        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
+        out = run_group([path, "--version"], 60)
+    except OSError:
         return None
     text = " ".join(out.stdout.split())
-    return text or None
+    return (text or None) if not out.timed_out else None
 
 
 @functools.lru_cache(maxsize=8)
@@ -124,9 +125,12 @@ def _libraries_of(path: str) -> str:
     Coquelicot, Flocq, ...): the SHA-256 of every ``.vo`` file's path and size. Part of the cache key,
     so that an upgraded library re-runs the scripts."""
     try:
-        where = subprocess.run([path, "-where"], capture_output=True, text=True, timeout=60).stdout.strip()
-    except (OSError, subprocess.TimeoutExpired):
+        done = run_group([path, "-where"], 60)
+    except OSError:
         return "unknown"
+    if done.timed_out:
+        return "unknown"
+    where = done.stdout.strip()
     root = Path(where) / "user-contrib"
     h = hashlib.sha256(where.encode())
     if root.is_dir():
@@ -159,7 +163,7 @@ def cache_dir() -> Path:
 
 
 def _cache_enabled(use_cache: bool) -> bool:
-    return use_cache and os.environ.get("CLCHECK_COQ_CACHE", "1") not in ("0", "false", "no")
+    return use_cache and env.flag("CLCHECK_COQ_CACHE", default=True)
 
 
 RECORD_FORMAT = 2  # 2: a checksum over the canonical record (key included); ok re-derived on read
@@ -233,12 +237,8 @@ def _verified(record: Any, key: Mapping[str, Any]) -> dict[str, Any] | None:
 
 def _cache_read(sha: str, key: Mapping[str, Any]) -> dict[str, Any] | None:
     try:
-        record = json.loads(_cache_path(sha).read_text())
-    except (OSError, ValueError, UnicodeDecodeError):
-        return None  # absent, unreadable or truncated
-    try:
-        return _verified(record, key)
-    except (ValueError, TypeError):  # e.g. a NaN, which the canonical JSON refuses
+        return _verified(json.loads(_cache_path(sha).read_text()), key)
+    except Exception:  # noqa: BLE001 - absent, unreadable, truncated, too deep, a NaN: recomputed, never fatal
         return None
 
 
@@ -281,18 +281,9 @@ def _run_coqc(path: str, name: str, script: str, timeout: float) -> dict[str, An
         file = Path(tmp) / f"{name}.v"
         file.write_text(script)
         start = time.perf_counter()
-        try:
-            proc = subprocess.run([path, "-q", file.name], cwd=tmp, capture_output=True, text=True,
-                                  timeout=timeout)
-        except subprocess.TimeoutExpired as exc:
-            out = (exc.stdout or b"")
-            err = (exc.stderr or b"")
-            out = out.decode(errors="replace") if isinstance(out, bytes) else out
-            err = err.decode(errors="replace") if isinstance(err, bytes) else err
-            return {"returncode": None, "timed_out": True, "stdout": out, "stderr": err,
-                    "coqc_seconds": time.perf_counter() - start}
-        return {"returncode": proc.returncode, "timed_out": False, "stdout": proc.stdout,
-                "stderr": proc.stderr, "coqc_seconds": time.perf_counter() - start}
+        done = run_group([path, "-q", file.name], timeout, cwd=tmp)  # its process group dies with it
+        return {"returncode": done.returncode, "timed_out": done.timed_out, "stdout": done.stdout,
+                "stderr": done.stderr, "coqc_seconds": time.perf_counter() - start}
 
 
 def _tail(text: str, limit: int = 4000) -> str:

@@ -11,9 +11,10 @@ A quantity that needs a gradient (a gradient identity, a first-order condition) 
   would lose half the digits and make the screen unreliable). ``fn`` may use values it captured from the
   float64 view (numpy scalars and arrays mix with dual numbers), which torch autograd would refuse.
 
-The dual backend differentiates ``+ - * / **``, ``@``, indexing, ``exp``, ``log``, ``log1p``, ``sqrt``,
-``abs``, ``softplus``, ``xlogy``, ``maximum``/``minimum``, ``sum`` and ``logsumexp``; the cost is one pass of
-the formula per input coordinate, in mpmath (meant for inputs of up to a few hundred coordinates).
+The dual backend differentiates ``+ - * / **``, ``@``, indexing, ``sum``, ``logsumexp`` and every row of
+:mod:`numerics.operations` with a ``dual`` form (``exp``, ``log``, ``softplus``, ``polygamma``, ...: this
+module holds the elementary rules that table uses); the cost is one pass of the formula per input
+coordinate, in mpmath (meant for inputs of up to a few hundred coordinates).
 
 Pitfall this module exists for: ``(f(x + h) - f(x)) / h`` at h = 1e-8 keeps about 8 of float64's 16
 digits, so a float margin and its 60-digit twin differ by ~1e-8 relative and the screen is marked
@@ -120,9 +121,11 @@ dual_sqrt = _unary(mpmath.sqrt, lambda v: 1 / (2 * mpmath.sqrt(v)))
 
 def _dual_backend(base: Any) -> Any:
     """The mpmath backend ``base`` (its own class, so this module imports no backend) whose elementwise
-    functions also take dual numbers."""
+    functions also take dual numbers: the ``dual`` forms of the operation table."""
 
     class DualMpBackend(type(base)):  # type: ignore[misc]
+        column = "dual"
+
         def asarray(self, x: Any) -> Any:
             if isinstance(x, Dual):
                 return x
@@ -132,33 +135,6 @@ def _dual_backend(base: Any) -> Any:
 
         def to_float(self, x: Any) -> float:
             return float(x.value if isinstance(x, Dual) else x)
-
-        def exp(self, x: Any) -> Any:
-            return self._map(dual_exp, x)
-
-        def log(self, x: Any) -> Any:
-            return self._map(dual_log, x)
-
-        def log1p(self, x: Any) -> Any:
-            return self._map(dual_log1p, x)
-
-        def sqrt(self, x: Any) -> Any:
-            return self._map(dual_sqrt, x)
-
-        def abs(self, x: Any) -> Any:
-            return self._map(abs, x)
-
-        def softplus(self, x: Any) -> Any:  # log(1 + e^t), written to stay finite for large t
-            return self._map(lambda t: t + dual_log1p(dual_exp(-t)) if t > 0 else dual_log1p(dual_exp(t)), x)
-
-        def xlogy(self, x: Any, y: Any) -> Any:
-            return self._map(lambda u, v: mpmath.mpf(0) if u == 0 else u * dual_log(v), x, y)
-
-        def maximum(self, a: Any, b: Any) -> Any:
-            return self._map(lambda u, v: u if u >= v else v, a, b)
-
-        def minimum(self, a: Any, b: Any) -> Any:
-            return self._map(lambda u, v: u if u <= v else v, a, b)
 
         def sum(self, x: Any, axis: int | None = None) -> Any:
             if axis is not None:

@@ -11,6 +11,9 @@ differentiable in torch. Beyond ``max_multisets`` terms it is a Monte Carlo esti
 bracket (``bounds`` on g required): an :class:`~numerics.enclosure.Enclosure` in float64, and no
 high-precision value at all (:class:`~numerics.errors.PrecisionUnavailable`) -- a violation must then
 hold over the whole bracket.
+
+The field's shared library, for outsiders too (an outside plugin such as examples/infonce may use it), not
+one paper's own code.
 """
 
 from __future__ import annotations

@@ -45,11 +45,12 @@ the arithmetic is FLINT's.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import time
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import mpmath
 import mpmath.libmp as libmp
@@ -58,12 +59,14 @@ from flint import arb
 
 from numerics import arb as A
 from numerics.certificate import Certificate
+from numerics.operations import OPERATIONS, Operation, ball_log, ball_sqrt, interval_operations, statement_function
 
 LIBRARY = A.LIBRARY
 
 __all__ = [
     "LIBRARY", "IntervalFunction", "UnsupportedExpression", "Ball", "interval_eval",
     "to_fraction", "fraction_text", "prove_nonnegative", "combine", "truncated", "number_text",
+    "INTERVAL_FUNCTIONS",
 ]
 
 
@@ -169,20 +172,24 @@ class Ball:
 
 # ----------------------------------------------------------------------------- evaluator
 
-_NON_SMOOTH = (sp.Abs, sp.Max, sp.Min, sp.Heaviside, sp.sign, sp.DiracDelta, sp.Piecewise,
-               sp.Derivative, sp.Subs)
+#: what has no second derivative everywhere: the table's non-smooth rows, and sympy constructs outside the table
+_NON_SMOOTH = tuple(getattr(sp, op.sympy) for op in OPERATIONS if op.sympy and not op.smooth) + (
+    sp.Heaviside, sp.sign, sp.DiracDelta, sp.Piecewise, sp.Derivative, sp.Subs)
 
 
-def _log(x: arb) -> arb:
-    if not x > 0:
-        raise ValueError(f"log of a ball not certainly > 0: {x}")
-    return x.log()
+#: the sympy functions the compiler evaluates: the rows of numerics.operations with an interval form
+INTERVAL_FUNCTIONS = tuple(interval_operations())
 
 
-def _sqrt(x: arb) -> arb:
-    if not x >= 0:
-        raise ValueError(f"sqrt of a ball not certainly >= 0: {x}")
-    return x.sqrt()
+def _takes(fn: Callable, count: int) -> bool:
+    """``fn`` accepts ``count`` positional arguments (True when its signature cannot be read)."""
+    try:
+        inspect.signature(fn).bind(*range(count))
+    except TypeError:
+        return False
+    except ValueError:  # a builtin without a signature
+        return True
+    return True
 
 
 def _div(num: arb, den: arb) -> arb:
@@ -197,14 +204,17 @@ class IntervalFunction:
     the expression's value at every point of the argument balls.
 
     Supported: symbols, integers, rationals, floats (exact binary value), pi, E, Add, Mul,
-    Pow with integer, half-integer, rational or (for a positive base) symbolic exponents, exp, log,
-    sqrt, Abs, Max, Min, sin, cos.  An operation undefined on part of its input (log or sqrt of a
-    ball reaching below 0) raises ``ValueError``; a division by a ball containing 0 gives a NaN
-    ball (no finite enclosure).
+    Pow with integer, half-integer, rational or (for a positive base) symbolic exponents, and the
+    functions of ``operations`` with an interval form (:data:`INTERVAL_FUNCTIONS`: exp, log, log1p,
+    Abs, Max, Min, harmonic, binomial, polygamma, sin, cos).  An operation undefined on part of its
+    input (log or sqrt of a ball reaching below 0) raises ``ValueError``; a division by a ball
+    containing 0 gives a NaN ball (no finite enclosure).
     """
 
-    def __init__(self, exprs: Sequence[sp.Expr], variables: Sequence[sp.Symbol], prec: int):
+    def __init__(self, exprs: Sequence[sp.Expr], variables: Sequence[sp.Symbol], prec: int, *,
+                 operations: Iterable[Operation] = OPERATIONS):
         self.prec = int(prec)
+        self.functions = interval_operations(operations)
         self.variables = tuple(variables)
         self._index = {v: i for i, v in enumerate(self.variables)}
         exprs = [sp.sympify(e) for e in exprs]
@@ -279,34 +289,18 @@ class IntervalFunction:
             return mul
         if e.is_Pow:
             return self._compile_pow(e.base, e.exp)
-        if isinstance(e, sp.exp):
-            f = self._compile(e.args[0])
-            return lambda env: f(env).exp()
-        if isinstance(e, sp.log):
-            if len(e.args) != 1:
-                raise UnsupportedExpression("log with a base")
-            f = self._compile(e.args[0])
-            return lambda env: _log(f(env))
-        if isinstance(e, sp.Abs):
-            f = self._compile(e.args[0])
-            return lambda env: A.abs_ball(f(env))
-        if isinstance(e, (sp.Max, sp.Min)):
-            fs = [self._compile(a) for a in e.args]
-            is_max = isinstance(e, sp.Max)
-
-            def extremum(env, fs=fs, is_max=is_max):
-                acc = fs[0](env)
-                for f in fs[1:]:  # arb's max/min contain max/min(x, y) for every x, y in the balls
-                    acc = acc.max(f(env)) if is_max else acc.min(f(env))
-                return acc
-            return extremum
-        if isinstance(e, sp.sin):
-            f = self._compile(e.args[0])
-            return lambda env: f(env).sin()
-        if isinstance(e, sp.cos):
-            f = self._compile(e.args[0])
-            return lambda env: f(env).cos()
+        op = self.functions.get(type(e).__name__)
+        if op is not None and e.is_Function and not isinstance(type(e), sp.core.function.UndefinedFunction):
+            return self._compile_operation(op, e)
         raise UnsupportedExpression(f"{type(e).__name__}: {e}")
+
+    def _compile_operation(self, op: Operation, e: sp.Expr) -> Callable:
+        """A row of the operation table applied to its compiled arguments (n-ary Max/Min folded pairwise)."""
+        if not op.fold and not _takes(op.interval, len(e.args)):
+            raise UnsupportedExpression(f"{type(e).__name__} with {len(e.args)} arguments: {e}")
+        fn = statement_function(op, op.interval)
+        fs = [self._compile(a) for a in e.args]
+        return lambda env: fn(*[f(env) for f in fs])
 
     def _compile_pow(self, base: sp.Expr, expo: sp.Expr) -> Callable:
         fb = self._compile(base)
@@ -325,7 +319,7 @@ class IntervalFunction:
             p, q = int(r.p), int(r.q)
             if q == 2:
                 def half_pow(env, p=p):
-                    s = _sqrt(fb(env))  # ValueError if the base ball reaches below 0
+                    s = ball_sqrt(fb(env))  # ValueError if the base ball reaches below 0
                     return s ** p if p >= 0 else _div(arb(1), s ** (-p))
                 return half_pow
             rq = A.from_fraction(Fraction(p, q))
@@ -344,7 +338,7 @@ class IntervalFunction:
                 return arb(0).union(top_r).nonnegative_part()
             return rat_pow
         fe = self._compile(expo)
-        return lambda env: (fe(env) * _log(fb(env))).exp()
+        return lambda env: (fe(env) * ball_log(fb(env))).exp()
 
 
 def interval_eval(expr: sp.Expr, values: Mapping[sp.Symbol, Any], prec: int = 128) -> Ball:

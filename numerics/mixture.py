@@ -4,6 +4,9 @@ A setting is a class distribution rho over N_C latent classes and, for each
 class c, a finite weighted support of embedded points f(x) in R^d: D_c puts
 mass w_{c,s} on the point y_{c,s}. On such a setting every expectation of
 Section 3 ((1)-(10)) is a finite sum, so every quantity has an exact value.
+
+The field's shared library, for outsiders too (an outside plugin such as examples/infonce builds its
+settings on it), not one paper's own code.
 """
 
 from __future__ import annotations

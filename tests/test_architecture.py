@@ -256,3 +256,85 @@ def test_the_first_party_modules_listed_as_heavy_are_heavy(module: str) -> None:
     top = [name for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))
            for name in import_targets(node)]
     assert any(is_heavy(name) and not name.startswith(module + ".") for name in top), (module, top)
+
+
+def test_no_test_module_imports_the_benchmarks() -> None:
+    """benchmarks/ holds scripts, run as scripts: a test runs them in a subprocess (tests/test_bench.py) and reads
+    the data they share with the tests from tests/ (tests/thin_mutants.py) -- no test imports a benchmark module
+    nor puts benchmarks/ on its ``sys.path``."""
+    scripts = {p.stem for p in (ROOT / "benchmarks").glob("*.py")} | {"benchmarks"}
+    offenders = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        named = [m for m in imported_modules(path) if m.split(".")[0] in scripts]
+        assigned = {t.id: ast.unparse(node.value) for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                    for t in node.targets if isinstance(t, ast.Name)}
+        on_path = [ast.unparse(node) for node in ast.walk(tree) if isinstance(node, ast.Call)
+                   and ast.unparse(node.func).endswith(("path.insert", "path.append", "path.extend", "syspath_prepend"))
+                   and any("benchmarks" in ast.unparse(arg)
+                           or any("benchmarks" in assigned.get(n.id, "") for n in ast.walk(arg) if isinstance(n, ast.Name))
+                           for arg in node.args)]
+        if named or on_path:
+            offenders.append(f"{path.relative_to(ROOT)}: {named + on_path}")
+    assert not offenders, offenders
+
+
+def test_verdicts_are_decided_by_the_authority_only() -> None:
+    """One verdict authority: outside ``theorems/engine/rules/`` (and the vocabulary in ``verdict.py``) a verdict is
+    only ever read (compared), never produced -- no ``Verdict.<NAME>`` outside a comparison -- and no module outside
+    the rules assigns a verdict except from the authority's judgement (``result.verdict = judgement.verdict``)."""
+    offenders = []
+    for path in sorted((ROOT / "theorems").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith("theorems/engine/rules/") or rel == "theorems/engine/verdict.py":
+            continue
+        tree = ast.parse(path.read_text())
+        compared = {id(n) for c in ast.walk(tree) if isinstance(c, ast.Compare)
+                    for operand in [c.left, *c.comparators] for n in ast.walk(operand)}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "Verdict"
+                    and node.attr.isupper() and id(node) not in compared):
+                offenders.append(f"{rel}:{node.lineno} Verdict.{node.attr}")
+            if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "verdict"
+                                                     for t in node.targets)
+                    and not (isinstance(node.value, ast.Attribute) and node.value.attr == "verdict")):
+                offenders.append(f"{rel}:{node.lineno} assigns a verdict")
+    assert not offenders, offenders
+
+
+def test_no_tolerance_literal_decides_in_a_paper() -> None:
+    """Plugins measure; the engine decides with its tolerance. No comparison in theorems/papers (or the examples)
+    has a small float literal (0 < |x| <= 1e-5) or a name like TOL among its operands: a relation is reported as
+    ``theorems.at_most(lhs, rhs, error=...)`` and decided by the engine."""
+    offenders = []
+    for root in (ROOT / "theorems" / "papers", ROOT / "examples"):
+        for path in sorted(root.rglob("*.py")):
+            tree = ast.parse(path.read_text())
+            for c in ast.walk(tree):
+                if not isinstance(c, ast.Compare):
+                    continue
+                for operand in [c.left, *c.comparators]:
+                    for n in ast.walk(operand):
+                        small = (isinstance(n, ast.Constant) and isinstance(n.value, float)
+                                 and 0 < abs(n.value) <= 1e-5)
+                        named = isinstance(n, ast.Name) and "TOL" in n.id.upper()
+                        if small or named:
+                            offenders.append(f"{path.relative_to(ROOT)}:{c.lineno} {ast.unparse(c)[:80]}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_every_seed_comes_from_the_one_seed_rule() -> None:
+    """No arithmetic on a seed outside ``numerics/seeds.py``: a run's seed is ``run_seed(audit_seed, stream, index)``
+    (``s + i`` would let audits at seeds 0 and 1 share runs)."""
+    offenders = []
+    for pkg in ("theorems", "numerics", "training"):
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            if path.relative_to(ROOT).as_posix() == "numerics/seeds.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult, ast.Sub)):
+                    names = [n.id if isinstance(n, ast.Name) else n.attr for n in (node.left, node.right)
+                             if isinstance(n, (ast.Name, ast.Attribute))]
+                    if any("seed" in nm.lower() and not nm.lower().endswith("seeds") for nm in names):
+                        offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node)[:60]}")
+    assert not offenders, "\n".join(offenders)

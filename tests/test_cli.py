@@ -71,9 +71,9 @@ PLUGIN = textwrap.dedent('''
     """A user's own claim, outside the clcheck repository."""
     from sympy import Le
     from theorems import Claim, Kind, parts, Plugin, Source
-    from theorems.subjects import mixtures as mx
-    from theorems.subjects import vectors as vec
-    from theorems.subjects.mixtures import Mixtures
+    from theorems.papers.merad import mixtures as mx
+    from theorems.papers.merad import vectors as vec
+    from theorems.papers.merad.mixtures import Mixtures
     PLUGIN = Plugin()
 
     PLUGIN.claim(Claim(
@@ -120,9 +120,9 @@ def test_clcheck_train_checkpoints_and_resumes_with_the_saved_configuration(tmp_
 FALSE_PLUGIN = textwrap.dedent('''
     from sympy import Le
     from theorems import Claim, Kind, parts, Plugin, Source
-    from theorems.subjects import mixtures as mx
-    from theorems.subjects import vectors as vec
-    from theorems.subjects.vectors import Vectors
+    from theorems.papers.merad import mixtures as mx
+    from theorems.papers.merad import vectors as vec
+    from theorems.papers.merad.vectors import Vectors
     PLUGIN = Plugin()
 
     PLUGIN.claim(Claim(id="mine.lse_le_max", kind=Kind.INEQUALITY, source=Source(file="x", numbering="y"),
@@ -152,8 +152,8 @@ def test_listing_claims_does_not_import_torch() -> None:
 UNDECIDED_PLUGIN = textwrap.dedent('''
     from sympy import Le
     from theorems import Assumption, Claim, Kind, parts, Plugin, Source
-    from theorems.subjects import vectors as vec
-    from theorems.subjects.vectors import Vectors
+    from theorems.papers.merad import vectors as vec
+    from theorems.papers.merad.vectors import Vectors
     PLUGIN = Plugin()
 
     never = Assumption("impossible", "no vector satisfies this", lambda s: False)
@@ -195,8 +195,9 @@ def test_the_xdist_controller_loads_no_paper(pytester: pytest.Pytester) -> None:
 
 
 def test_an_inequality_reports_its_best_ratio_with_a_witness_that_replays(tmp_path: Path) -> None:
-    """report.json gives every inequality part's best ratio; its witness replays to the same ratio (exit 0), and an
-    edited ratio does not (exit 1)."""
+    """report.json gives every inequality part's best ratio; its witness replays to the same ratio -- exit 1 all the
+    same, since a tightness witness refutes nothing (a replay exits 0 only for a refutation) -- and an edited ratio is
+    reported as no longer reached (exit 1)."""
     out = tmp_path / "report"
     res = runner.invoke(app, ["audit", "--claim", "merad.lse.max_bounds", "--profile", "quick", "--out", str(out)])
     assert res.exit_code == 0, res.output
@@ -207,8 +208,25 @@ def test_an_inequality_reports_its_best_ratio_with_a_witness_that_replays(tmp_pa
     assert "tightness of `LSE(x) <= max(x) + log n`: best smaller side / larger side" in (out / "report.md").read_text()
     witness = out / "witnesses" / "merad.lse.max_bounds.tight2.json"
     replayed = runner.invoke(app, ["replay", str(witness)])
-    assert replayed.exit_code == 0 and "reaches the recorded ratio" in replayed.output, replayed.output
+    assert replayed.exit_code == 1 and "reaches the recorded ratio" in replayed.output, replayed.output
+    assert "does not refute" in replayed.output
     data = json.loads(witness.read_text())
     data["ratio"] = data["ratio"] * 0.9
     witness.write_text(json.dumps(data))
-    assert runner.invoke(app, ["replay", str(witness)]).exit_code == 1
+    edited = runner.invoke(app, ["replay", str(witness)])
+    assert edited.exit_code == 1 and "no longer reaches" in edited.output
+    data["ratio"] = "0.5"
+    witness.write_text(json.dumps(data))
+    malformed = runner.invoke(app, ["replay", str(witness)])
+    assert malformed.exit_code == 2 and "ratio must be a finite number" in malformed.output
+
+
+def test_rules_prints_the_authority_table_and_names_a_wrong_room() -> None:
+    from theorems.engine.rules import RULES
+
+    res = runner.invoke(app, ["rules"])
+    assert res.exit_code == 0 and all(name in res.output for name in RULES)
+    one = runner.invoke(app, ["rules", "--room", "gate"])
+    assert "gate.outcome" in one.output and "statement.certified" not in one.output
+    bad = runner.invoke(app, ["rules", "--room", "nope"])
+    assert bad.exit_code == 2 and "the rooms are" in bad.output

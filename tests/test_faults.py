@@ -25,7 +25,8 @@ from typer.testing import CliRunner
 from theorems import Claim, Kind, Le, Eq, Source, Verdict, parts, quantity
 from theorems.engine.budget import Budget
 from theorems.engine.check import check_claim
-from theorems.engine.evaluate import extended_margin, value_kind
+from theorems.engine.evaluate import value_kind
+from theorems.engine.rules.compare import extended_margin
 from theorems.engine.witness import read_witness, replay, subject_checksum
 from theorems.frontend.cli import app
 from theorems.frontend.workers import run_in_workers
@@ -378,6 +379,7 @@ register = PLUGIN.register
 ''')
     out = tmp_path / "report"
     (out / "witnesses").mkdir(parents=True)
+    (out / ".clcheck-report").write_text("{}")  # an earlier audit's folder: replaced as a whole
     stale = out / "witnesses" / "merad.prop1.part1.json"
     stale.write_text("{}")
     leftover = out / ".report.json.otherhost.99999999.abcdefgh.tmp"  # another machine's, a week old

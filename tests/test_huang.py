@@ -9,16 +9,16 @@ import math
 import numpy as np
 import pytest
 
-from numerics import augmented as ag
-from numerics.augmented import AugArrays, AugmentedSetting
 from numerics.backend import FLOAT, mp_backend
 from numerics.errors import AssumptionError
-from theorems.papers.huang import certificates as proofs
 from theorems.engine.budget import Budget
 from theorems.engine.check import check_claim
 from theorems.engine.registry import all_claims
 from theorems.engine.search import sample_subjects
-from theorems.subjects.augmented import augmented_family, make_subject, setting
+from theorems.papers.huang import augmented as ag
+from theorems.papers.huang import certificates as proofs
+from theorems.papers.huang.augmented import AugArrays, AugmentedSetting
+from theorems.papers.huang.subjects import augmented_family, make_subject, setting
 
 
 def _setting(seed: int = 0, unit: bool = True) -> AugmentedSetting:
@@ -167,7 +167,7 @@ def test_lipschitz_on_the_data() -> None:
 
 # -- Theorem 2: the separated subjects reach its informative region ---------------------------------
 def test_simplex_directions() -> None:
-    from theorems.subjects.augmented import simplex_directions
+    from theorems.papers.huang.subjects import simplex_directions
 
     for K, d in ((2, 1), (3, 2), (4, 3), (4, 4)):
         V = simplex_directions(K, d)
@@ -178,7 +178,7 @@ def test_simplex_directions() -> None:
 
 
 def test_separated_subjects_meet_the_condition_with_errors() -> None:
-    from theorems.subjects.augmented import KNOBS, separated_plan
+    from theorems.papers.huang.subjects import KNOBS, separated_plan
 
     rng = np.random.default_rng(0)
     informative = errors = moved = 0
@@ -258,7 +258,7 @@ def test_alignment_is_at_most_two_on_the_sphere() -> None:
 
 
 def test_theorem3_range_on_unit_norm_families() -> None:
-    from theorems.subjects import augmented as aq
+    from theorems.papers.huang import subjects as aq
 
     assert augmented_family(encoder="collapsed").range_of(aq.th3_dot) == (-1.0, 1.0)
     assert augmented_family(norm="sphere").range_of(aq.th3_dot) == (-1.0, 1.0)

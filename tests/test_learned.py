@@ -8,16 +8,18 @@ import numpy as np
 import pytest
 
 from numerics.backend import FLOAT
+from theorems import holds
 from training import snapshots as learned
 from theorems.papers.merad import experiments as ex
-from theorems.subjects import mixtures as mx
+from theorems.papers.merad import mixtures as mx
 from theorems.engine.budget import Budget
 from theorems.engine.claim import RunContext
 from theorems.engine.check import check_claim
 from theorems.engine.probe import probe
 from theorems.engine.witness import replay, witness_json
 from theorems.engine.registry import get
-from theorems.subjects.learned import NormSnapshots, learned_mixtures, snapshot_mixture
+from theorems.papers.merad.learned import NormSnapshots, learned_mixtures
+from theorems.subjects.learned import snapshot_mixture
 from theorems.engine.verdict import Verdict
 
 TINY = learned.RunSpec("tiny", seed=3, n_negatives=1, steps=10, log_every=5, per_class=3)
@@ -53,7 +55,7 @@ def test_snapshot_mixtures_are_valid_subjects(cache: Path) -> None:
     assert len(subjects) == 4 and {s.k for s in subjects} == {1, 9}
     values = fam.quantities(subjects[-1], [mx.L_un, mx.L_sup_mu, mx.L_sup], FLOAT)
     assert values[mx.L_sup] <= values[mx.L_sup_mu] + 1e-12
-    assert fam.origin == "learned" and "tiny seed 3 step" in fam.describe(subjects[-1])
+    assert fam.origin == "learned" and f"tiny seed {TINY.for_audit_seed(0).seed} step" in fam.describe(subjects[-1])
 
 
 def test_a_witness_from_a_learned_subject_replays_without_the_encoder(cache: Path) -> None:
@@ -76,7 +78,7 @@ def test_output_norm_subjects(cache: Path) -> None:
 def test_theorem1_quick_experiment_decreases_the_loss_and_reports_its_numbers(cache: Path) -> None:
     outcome = ex.theorem1(RunContext(seed=0, quick=True, out_dir=cache))
     assert [o.config["eps"] for o in outcome.observations] == list(ex.EPS_GRID)  # measurements, no verdict
-    assert all(o.at_init is False and len(o.seeds) == 5 for o in outcome.observations)  # L^_un ~ n log 2 at step 0
+    assert all(not holds(o.at_init) and len(o.seeds) == 5 for o in outcome.observations)  # L^_un ~ n log 2 at step 0
     assert outcome.parameters["widths"] == list(ex.QUICK_WIDTHS)
     assert outcome.effect_size < 0  # log10(final / initial): the loss went down
     assert "| m |" in outcome.markdown and (cache / "merad.theorem1.png").exists()
@@ -94,7 +96,7 @@ def test_observation_claims_run_on_the_quick_learned_runs(cache: Path) -> None:
 
 def test_huang_learned_subjects_are_normalized_as_their_claims_assume(cache: Path) -> None:
     from theorems.papers.huang.experiments import learned_augmented
-    from theorems.subjects.augmented import setting
+    from theorems.papers.huang.subjects import setting
 
     nce = list(learned_augmented("infonce").exhaustive(quick=True))
     bt = list(learned_augmented("barlow").exhaustive(quick=True))
@@ -120,4 +122,4 @@ def test_learned_subjects_follow_the_audit_seed() -> None:
     r0, r0b, r1 = (check_claim(get("merad.fig1"), budget, seed=s) for s in (0, 0, 1))
     assert (r0.worst_ratio, r0.min_slack) == (r0b.worst_ratio, r0b.min_slack)
     assert (r0.worst_ratio, r0.min_slack) != (r1.worst_ratio, r1.min_slack)
-    assert [r.seed for r in ex.for_seed(ex.FIG1_RUNS, 1)] == [1000 + r.seed for r in ex.FIG1_RUNS]
+    assert {r.seed for r in ex.for_seed(ex.FIG1_RUNS, 1)}.isdisjoint(r.seed for r in ex.for_seed(ex.FIG1_RUNS, 0))

@@ -3,6 +3,7 @@ subjects reaches the region where L^mu_sup(f,C) <= L^N_un(f)/p_cc(N) is nearly t
 
 from __future__ import annotations
 
+from numerics.seeds import Stream
 import numpy as np
 import pytest
 
@@ -11,7 +12,7 @@ from numerics.errors import AssumptionError
 from theorems.engine.registry import get
 from theorems.engine.search import adversarial_starts, admissible, sample_subjects
 from theorems.subjects import Family, Subject
-from theorems.subjects import mixtures as mx
+from theorems.papers.merad import mixtures as mx
 
 
 def _ratio(family: Family, subject: Subject) -> float:
@@ -59,7 +60,7 @@ def test_structured_draws_follow_the_seed() -> None:
     assert any(mx.is_point_vs_pair(s.mixture) for s in a)
     assert any(not mx.is_point_vs_pair(s.mixture) for s in a)
     # the adversary starts from draws of the same strategy (one sampler), chosen with the seed
-    starts, again = adversarial_starts(family, 20, seed=5), adversarial_starts(family, 20, seed=5)
+    starts, again = adversarial_starts(family, 20, Stream(5, "t")), adversarial_starts(family, 20, Stream(5, "t"))
     assert [family.describe(s) for s in starts] == [family.describe(s) for s in again]
     kinds = {mx.is_point_vs_pair(s.mixture) for s in starts}
     assert kinds == {True, False}

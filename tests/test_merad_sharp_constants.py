@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from numerics import coq
-from numerics import triplet as tl
+from theorems.papers.merad import triplet as tl
 from numerics.backend import FLOAT
 from theorems.engine import registry
 from theorems.papers.merad import sharp_constants as sc

@@ -92,7 +92,7 @@ def test_registration_names_a_quantity_the_family_cannot_compute() -> None:
 
 
 def test_two_modules_may_declare_a_quantity_of_the_same_name() -> None:
-    from theorems.subjects.augmented import L_align as huang_align
+    from theorems.papers.huang.subjects import L_align as huang_align
 
     mine = quantity("L_align", lambda s, xp: xp.sum(s.v * 0), range=(0, 4))
     assert mine != huang_align and str(mine) == str(huang_align) == "L_align"
@@ -190,8 +190,8 @@ def test_a_selection_imports_only_the_plugins_it_names(tmp_path: Path) -> None:
 MISNAMED_PLUGIN = '''
 from sympy import Le
 from theorems import Claim, Kind, parts, Plugin, Source
-from theorems.subjects import vectors as vec
-from theorems.subjects.vectors import Vectors
+from theorems.papers.merad import vectors as vec
+from theorems.papers.merad.vectors import Vectors
 PLUGIN = Plugin()
 
 PLUGIN.claim(Claim("mine.max_le_lse", Kind.INEQUALITY, Source("x", "y"), parts(Le(vec.max_x, vec.lse_x)),

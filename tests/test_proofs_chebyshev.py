@@ -11,7 +11,7 @@ import pytest
 from coq_support import coq_cache, needs_coq
 
 from numerics import coq
-from numerics import coupon
+from theorems.papers.merad import coupon
 from theorems.engine.budget import PROFILES
 from theorems.engine.check import check_claim
 from theorems.engine.registry import get
@@ -69,7 +69,7 @@ def _coq_law(n: int, t_max: int) -> list[Fraction]:
 
 @pytest.mark.parametrize("n", [1, 2, 3, 5])
 def test_the_scripts_law_of_t_is_the_checkers(n: int):
-    """coupon_law is the distribution numerics.coupon computes P_dev from, and its event
+    """coupon_law is the distribution theorems.papers.merad.coupon computes P_dev from, and its event
     beta n <= |t - n H_n| gives the checker's P_dev."""
     t_max = 60
     law = _coq_law(n, t_max)

@@ -8,12 +8,12 @@ from numerics import coq
 import numpy as np
 import sympy
 
-from numerics import augmented as ag
 from theorems.engine import proof_check as pc
 from theorems.engine.budget import Budget
 from theorems.engine.registry import all_claims, proofs_for
 from theorems.frontend import proof_pages as pf
 from theorems.frontend import proof_run as pr
+from theorems.papers.huang import augmented as ag
 from theorems.papers.huang import sharp_constants as sc
 from theorems.papers.huang import step_checks as st
 

@@ -27,50 +27,31 @@ def _accepted(cert) -> None:
     assert set(cert.details["assumptions"]) <= ALLOWED
 
 
+# each proof: (its certificate, the theorem whose printed statement to read, fragments of it), and its mutant (a
+# constant moved 1 % to the wrong side, which the unchanged proof no longer proves) with the fragment it prints
+PROOFS = {
+    "lemma1": (fp.lemma1_coq, "lemma1_right", ("LunN d NC rho D 1 / pmin + ln (INR NC)", "pmin <= rho c"),
+               lambda: fp.lemma1_coq(log_factor=fp.MUTANTS["lemma1"]), "(99 / 100) * ln (INR NC)"),
+    "lemma2": (fp.lemma2_coq, "lemma2", ("(NC <= N)%nat",),
+               lambda: fp.lemma2_coq(pcc_factor=fp.MUTANTS["lemma2"]), "(101 / 100) * pcc NC rho N"),
+    "prop1_part2": (fp.prop1_part2_coq, "prop1_right",
+                    ("INR k / (1 - tau NC rho N) * (LunN d NC rho D N - tau NC rho N * ln (INR N + 1))",),
+                    lambda: fp.prop1_part2_coq(k_factor=fp.MUTANTS["prop1"]), ""),
+}
+
+
 @needs_coq
-def test_lemma1_accepted():
-    cert = fp.lemma1_coq()
+@pytest.mark.parametrize("name", list(PROOFS))
+def test_the_printed_statement_is_accepted_and_its_mutant_rejected(name: str) -> None:
+    """Lemma 1 (7) with 0.99 log N_C, Lemma 2 (8) with 1.01 p_cc(N), Proposition 1 (2) with 0.99 k/(1 - tau+_N)
+    (false: both sides are log 2 at f = 0, k = 1, N = 1): each mutant is rejected."""
+    prove, theorem, stated, mutant, mutated = PROOFS[name]
+    cert = prove()
     _accepted(cert)
-    stated = cert.details["coq_statements"]["lemma1_right"]
-    assert "LunN d NC rho D 1 / pmin + ln (INR NC)" in stated and "pmin <= rho c" in stated
-
-
-@needs_coq
-def test_lemma1_mutant_log_rejected():
-    """log N_C -> 0.99 log N_C in (7): the unchanged proof no longer proves it."""
-    cert = fp.lemma1_coq(log_factor=fp.MUTANTS["lemma1"])
-    assert not cert.ok
-    assert "(99 / 100) * ln (INR NC)" in cert.details["coq_statements"]["lemma1_right"]
-
-
-@needs_coq
-def test_lemma2_accepted():
-    cert = fp.lemma2_coq()
-    _accepted(cert)
-    assert "(NC <= N)%nat" in cert.details["coq_statements"]["lemma2"]
-
-
-@needs_coq
-def test_lemma2_mutant_pcc_rejected():
-    """p_cc(N) -> 1.01 p_cc(N) in the denominator of (8) is rejected."""
-    cert = fp.lemma2_coq(pcc_factor=fp.MUTANTS["lemma2"])
-    assert not cert.ok
-    assert "(101 / 100) * pcc NC rho N" in cert.details["coq_statements"]["lemma2"]
-
-
-@needs_coq
-def test_prop1_part2_accepted():
-    cert = fp.prop1_part2_coq()
-    _accepted(cert)
-    stated = cert.details["coq_statements"]["prop1_right"]
-    assert "INR k / (1 - tau NC rho N) * (LunN d NC rho D N - tau NC rho N * ln (INR N + 1))" in stated
-
-
-@needs_coq
-def test_prop1_part2_mutant_constant_rejected():
-    """k/(1 - tau+_N) -> 0.99 k/(1 - tau+_N): false (both sides are log 2 at f = 0, k = 1, N = 1) and rejected."""
-    cert = fp.prop1_part2_coq(k_factor=fp.MUTANTS["prop1"])
-    assert not cert.ok
+    assert all(fragment in cert.details["coq_statements"][theorem] for fragment in stated)
+    wrong = mutant()
+    assert not wrong.ok
+    assert mutated in wrong.details["coq_statements"].get(theorem, "")
 
 
 def test_scripts_have_no_admitted_or_axiom():
@@ -144,7 +125,7 @@ def test_coq_definitions_are_the_checkers_quantities(uniform):
     import numpy as np
 
     from numerics import contrastive as cl
-    from numerics import coupon
+    from theorems.papers.merad import coupon
     from numerics.backend import FLOAT
     from numerics.contrastive import MixtureArrays
     from numerics.mixture import FiniteMixture

@@ -25,8 +25,8 @@ from theorems.engine.check import check_claim
 from theorems.engine.verdict import Verdict
 from theorems.engine.witness import subject_checksum
 from theorems.frontend.cli import app
-from theorems.subjects import vectors as vec
-from theorems.subjects.vectors import Vectors
+from theorems.papers.merad import vectors as vec
+from theorems.papers.merad.vectors import Vectors
 from training import cache
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,7 +1,7 @@
 """Search power at the sharp constant (issue 29): thin false statements are refuted on every audit seed, their true
 twins never.
 
-Each mutant (``benchmarks/thin_mutants.py``) is a shipped inequality with one constant moved 1-3 % past its sharp
+Each mutant (``tests/thin_mutants.py``) is a shipped inequality with one constant moved 1-3 % past its sharp
 value, with the reason it is false; its twin moves the constant 2-5 % to the safe side. At the audit profile, for
 audit seeds 0-4, every mutant is refuted and no twin is (``thin_mutants.OPEN`` would list a mutant the search cannot
 find on every seed yet: kept in the benchmark, ``benchmarks/run.py --only search``, and left out here; it is empty).
@@ -12,17 +12,12 @@ command.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from thin_mutants import MUTANTS, OPEN
 
 from theorems.engine.budget import PROFILES
 from theorems.engine.check import check_claim
 from theorems.engine.verdict import Verdict
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from thin_mutants import MUTANTS, OPEN  # noqa: E402
 
 SEEDS = range(5)
 FOUND = [m for m in MUTANTS if m.name not in OPEN]

@@ -9,14 +9,14 @@ import pytest
 import torch
 from sympy import Eq, log
 
-from numerics import triplet as tl
+from theorems.papers.merad import triplet as tl
 from numerics.backend import FLOAT, mp_backend, torch_backend
-from theorems.subjects import triplets as tp
+from theorems.papers.merad import triplets as tp
 from theorems.engine.claim import Claim, Kind, Source, parts
 from theorems.engine.probe import probe
 from theorems.papers.merad.lemma3_tightness import hessian_norm_sup
 from theorems.subjects import Subject
-from theorems.subjects.triplets import Triplets
+from theorems.papers.merad.triplets import Triplets
 
 RNG = np.random.default_rng(0)
 

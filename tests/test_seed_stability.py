@@ -13,7 +13,7 @@ import pytest
 from theorems.engine.budget import PROFILES
 from theorems.engine.check import check_claim
 from theorems.engine.claim import ExperimentClaim
-from theorems.engine.logic import disagree
+from theorems.engine.rules.gate import disagree
 from theorems.engine.registry import all_claims
 
 PAPERS = ["merad", "huang", "ren", "wen"]

@@ -1,14 +1,16 @@
-"""The engine's verdict rules, one small synthetic claim per rule (issue 27, item 8).
+"""The rows of the verdict rules: every rule of the authority (``theorems.engine.rules.RULES``) has at
+least one row here, marked ``@rule(<name>)``, on the smallest claim or the smallest input on which the
+rule decides.
 
-Each row builds the smallest claim on which one rule decides the verdict, and each rule was broken by
-hand once to see its row fail (the closing note of issue 27 lists the breakages and the rows that
-caught them). The subjects are fixed lists, so no row depends on a search's luck: the rules are about
-what the engine does with evidence, not about finding it.
+The kept list of hand breakages, ``tests/rule_breakages.py``, breaks each rule and runs this file: every
+breakage must make a row fail (``python tests/rule_breakages.py``). The subjects are fixed lists, so no row
+depends on a search's luck: the rules are about what the engine does with evidence, not about finding it.
 """
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any, Iterable
 
 import mpmath
@@ -17,17 +19,20 @@ import pytest
 import sympy
 
 from numerics.certificate import Certificate, covering
+from numerics.enclosure import Enclosure
 from theorems import (Assumption, Claim, ExperimentClaim, ExperimentOutcome, Growth, Informative, Kind, Le, Lt,
                       Observation, Part, Reading, RegimeCheck, Source, exists, forall, parts, quantity)
 from theorems.engine.budget import Budget
 from theorems.engine.check import check_claim
 from theorems.engine.errors import ClaimError
 from theorems.engine.family import SubjectFamily
-from theorems.engine.logic import disagree
-from theorems.engine.proof import Instance, NamedResult, Proof, Step
+from theorems.engine.rules.gate import disagree
+from theorems.engine.proof import Instance, NamedResult, Proof, Step, StepStatus
 from theorems.engine.proof_check import compose
-from theorems.engine.rules import MIN_SEEDS, growth_verdict, map_witness, observation_verdict, read_map
-from theorems.engine.tolerance import ATOL, RTOL
+from theorems.engine.experiment import MIN_SEEDS
+from theorems.engine.rules.experiment import growth_verdict, map_witness, observation_verdict, read_map
+from theorems.engine.measure import at_least, at_most, below, equal
+from theorems.engine.rules.compare import ATOL, RTOL, decide
 from theorems.engine.verdict import Verdict
 
 SRC = Source("test", "test")
@@ -35,17 +40,25 @@ NONE = Budget(examples=0, adversarial_starts=0, adversarial_steps=0, shrink_trie
 C, R, I, U, P, V = (Verdict.CONSISTENT, Verdict.REFUTED, Verdict.INCONCLUSIVE, Verdict.UNTESTED, Verdict.PROVED,
                     Verdict.VACUOUS)
 
+rule = pytest.mark.rule  # the rules of theorems.engine.rules a test pins (test_every_rule_has_a_row)
+
 q = quantity("q_rule", range=(None, None), doc="the subject's value")
+r = quantity("r_rule", range=(None, None), doc="a second value of the subject")
 e = quantity("e_rule", range=(0, 1), doc="an error rate: trivially in [0, 1]")
 g = quantity("g_rule", range=(None, None), doc="a value that depends on the working precision")
+h = quantity("h_rule", range=(None, None), doc="a value whose float64 and mpmath values differ (h, h_mp)")
+u = quantity("u_rule", range=(None, None), doc="+inf up to `inf_until` digits, then the subject's u")
+m = quantity("m_rule", range=(None, None), doc="known only as the enclosure [m_lo, m_hi]")
 
 
 class Points(SubjectFamily):
-    """A fixed list of subjects (dicts of floats): q and e are the subject's values; g shifts with the
-    precision it is computed at (1 + 10 / dps in mpmath), so it never settles."""
+    """A fixed list of subjects (dicts of floats): q, r and e are the subject's values; g shifts with the
+    precision it is computed at (1 + 10 / dps in mpmath), so it never settles; h is ``h`` in float64 and
+    ``h_mp`` in mpmath (a float screen to fool); u is +inf in mpmath up to ``inf_until`` digits, ``u``
+    beyond, and ``u_float`` in float64; m is an enclosure (a Monte Carlo bracket)."""
 
     name = "fixed points"
-    symbols = frozenset({q, e, g})
+    symbols = frozenset({q, r, e, g, h, u, m})
 
     def __init__(self, subjects: Iterable[dict[str, float]]) -> None:
         self.subjects = list(subjects)
@@ -55,9 +68,18 @@ class Points(SubjectFamily):
 
     def quantities(self, subject: dict[str, float], symbols: Iterable[sympy.Symbol], xp: Any,
                    params: Any = None) -> dict[sympy.Symbol, Any]:
-        drift = 10.0 / xp.dps if xp.name == "mpmath" else 0.0
-        values = {q: subject.get("q", 0.0), e: subject.get("e", 0.0), g: subject.get("g", 0.0) + drift}
-        return {s: xp.asarray(values[s]) for s in symbols}
+        mp = xp.name == "mpmath"
+        drift = 10.0 / xp.dps if mp else 0.0
+        values = {q: subject.get("q", 0.0), r: subject.get("r", 0.0), e: subject.get("e", 0.0),
+                  g: subject.get("g", 0.0) + drift,
+                  h: subject.get("h_mp", subject.get("h", 0.0)) if mp else subject.get("h", 0.0),
+                  u: (math.inf if xp.dps <= subject.get("inf_until", 0) else subject.get("u", 0.0)
+                      + (drift if subject.get("u_drift") else 0.0)) if mp
+                  else subject.get("u_float", subject.get("u", 0.0))}
+        out = {s: xp.asarray(values[s]) for s in symbols if s != m}
+        if m in symbols:
+            out[m] = Enclosure(subject.get("m_lo", 0.0), subject.get("m_hi", 0.0), alpha=1e-9, how="a bracket")
+        return out
 
     def to_json(self, subject: dict[str, float]) -> dict[str, float]:
         return dict(subject)
@@ -110,12 +132,17 @@ STATEMENT_RULES = [
 ]
 
 
+@rule("compare.violation", "compare.strict", "compare.tolerance", "compare.same_margin", "compare.confirmation",
+      "informative.declared", "informative.range", "informative.never_binds", "statement.confirmed_violation",
+      "statement.never_binds", "statement.certified", "statement.informative", "statement.uninformative",
+      "statement.premise_never_met", "statement.hypotheses_unsatisfiable", "statement.part_status")
 @pytest.mark.parametrize("rule, build, expected", STATEMENT_RULES, ids=[r[0] for r in STATEMENT_RULES])
 def test_statement_rule(rule: str, build: Any, expected: Verdict) -> None:
     result = build()
     assert result.verdict == expected, (rule, result.verdict, result.reason)
 
 
+@rule("statement.hypotheses_unsatisfiable", "claim.error")
 def test_an_unsatisfiable_certificate_contradicted_by_a_subject_is_an_error() -> None:
     result = statement(Le(q, 1), [{"q": 0.5}], unsatisfiable=(lambda: cert(),))
     assert result.verdict == Verdict.ERROR and "cannot hold together" in result.reason
@@ -126,6 +153,7 @@ def test_an_unsatisfiable_certificate_contradicted_by_a_subject_is_an_error() ->
 SMALL = Assumption("small", "q <= 1", lambda s: s["q"] <= 1)
 
 
+@rule("reading.disagree")
 @pytest.mark.parametrize("literal_subjects, reading, headline, sensitive", [
     ([{"q": 5.0}, {"q": 0.5}], Reading("small only", "a remark", assumptions=(SMALL,)), R, True),
     ([{"q": 0.5}], Reading("small only", "a remark", assumptions=(SMALL,)), C, False),
@@ -150,6 +178,7 @@ def test_a_refuted_reading_keeps_a_witness_that_replays_under_that_reading() -> 
     assert witness["reading"] == "wider" and replay(witness, claim.reading_named("wider")).violated
 
 
+@rule("reading.disagree")
 @pytest.mark.parametrize("verdicts, sensitive", [
     (["consistent", "proved"], False), (["consistent", "refuted"], True), (["refuted", "vacuous"], True),
     (["consistent", "untested"], False), (["inconclusive", "refuted"], False)])
@@ -195,6 +224,7 @@ def test_proof_chains_compose_only_when_they_must(links: list, target: Any, comp
 SEEDS = tuple(range(MIN_SEEDS))
 
 
+@rule("experiment.observation")
 @pytest.mark.parametrize("obs, expected, fragment", [
     (Observation({}, (True,) * MIN_SEEDS, SEEDS, at_init=False), C, ""),
     (Observation({}, (False,) * MIN_SEEDS, SEEDS, at_init=False), R, ""),
@@ -218,6 +248,7 @@ def rows(*cells: tuple[Verdict, bool]) -> list[dict[str, Any]]:
     return [{"config": {"c": i}, "verdict": v, "in_regime": inside} for i, (v, inside) in enumerate(cells)]
 
 
+@rule("experiment.map")
 @pytest.mark.parametrize("cells, settings, forall_, exists_", [
     ([(C, True), (C, True)], C, C, C),
     ([(C, True), (R, True)], I, R, C),
@@ -281,12 +312,14 @@ EXPERIMENT_RULES = [
 ]
 
 
+@rule("experiment.claim", "experiment.certified", "experiment.map", "experiment.observation")
 @pytest.mark.parametrize("rule, build, expected", EXPERIMENT_RULES, ids=[r[0] for r in EXPERIMENT_RULES])
 def test_experiment_rule(rule: str, build: Any, expected: Verdict) -> None:
     result = build()
     assert result.verdict == expected, (rule, result.verdict, result.reason)
 
 
+@rule("experiment.growth")
 @pytest.mark.parametrize("ratios, limit, expected", [
     ((1.0, 2.0, 4.0, 8.0), None, R),  # slope 1, rising
     ((1.0, 1.01, 1.0, 1.02), None, C),  # flat
@@ -325,6 +358,7 @@ def flat() -> Growth:
     return Growth("ratio along k", "k", (8.0, 16.0, 32.0, 64.0), (1.0, 1.0, 1.01, 1.0))
 
 
+@rule("statement.growth_unbounded", "statement.informative")
 @pytest.mark.parametrize("growth, expected", [((growing,), R), ((flat,), C), ((), C)])
 def test_an_asymptotic_statement_is_refuted_by_a_family_along_which_its_ratio_grows(growth: tuple,
                                                                                       expected: Verdict) -> None:
@@ -347,10 +381,12 @@ def test_a_growth_witness_replays_by_measuring_the_family_again(tmp_path: Any) -
         replay_growth({"growth": {"name": "another"}}, claim.reading_named("uniform constant"))
 
 
+@rule("statement.never_binds")
 def test_an_incomplete_vacuity_certificate_does_not_make_a_bound_vacuous() -> None:
     assert statement(Le(q, 1), [{"q": 0.5}], vacuity=(lambda: cert(complete=False),)).verdict == C
 
 
+@rule("experiment.still_refutes")
 def test_a_refuted_experiment_names_its_configuration_and_its_witness_replays() -> None:
     from theorems.engine.witness import replay_experiment
 
@@ -374,6 +410,7 @@ def modulo_cert(*names: str, complete: bool = True) -> Certificate:
     return Certificate(method="coq", statement="s", domain="all n", ok=True, complete=complete, modulo=names)
 
 
+@rule("statement.modulo", "statement.certified")
 @pytest.mark.parametrize("certificates, verdict, modulo", [
     ((lambda: modulo_cert("Jensen (test)"),), P, ["Jensen (test)"]),
     ((lambda: modulo_cert("Jensen (test)"), lambda: cert()), P, []),  # one proof outright is enough
@@ -395,6 +432,7 @@ def _chain_claim(named: NamedResult, claim_id: str) -> Any:
     return claim, proof
 
 
+@rule("statement.proof_chain", "proof.named_result", "proof.certificates", "proof.chain_certified")
 @pytest.mark.parametrize("proof_of_result, verdict, modulo", [
     (None, P, ["Jensen (test, {i})"]),  # the named result is not proved: proved modulo it
     (lambda: cert(), P, []),  # the named result is itself proved on its whole domain: proved outright
@@ -442,3 +480,406 @@ def test_an_inequality_reports_its_best_ratio_and_the_sharp_constant_beside_the_
     with pytest.raises(ClaimError, match="sharp constants name parts it does not have"):
         Claim("t.sharp2", Kind.INEQUALITY, SRC, parts(Le(q, 2), labels=["q <= 2"]), subjects=(Points([]),),
               sharp=(Sharp("no such part", "2", "1", certified=False),))
+
+
+# -- comparisons: the tolerance policy at its edges ------------------------------------------------------------
+
+def tol_at(x: float) -> float:
+    return ATOL + RTOL * abs(x)
+
+
+@rule("compare.violation")
+def test_a_margin_of_exactly_the_tolerance_is_not_a_violation_and_the_next_float_is() -> None:
+    from theorems.engine.rules.compare import is_violation
+
+    tol = tol_at(1.0)
+    assert not is_violation(tol, tol) and is_violation(np.nextafter(tol, 1.0), tol)
+    assert is_violation(2 * tol, tol) and not is_violation(0.0, tol) and is_violation(math.inf, tol)
+
+
+@rule("compare.tolerance")
+def test_the_tolerance_grows_with_the_larger_side() -> None:
+    from theorems.engine.rules.compare import tolerance
+
+    assert tolerance(1e6, 2.0) == ATOL + RTOL * 1e6 and tolerance(0.0, math.inf) == ATOL
+    # at scale 1e6 a margin of 1e-6 is rounding, not a counterexample
+    assert statement(Le(q, 1e6), [{"q": 1e6 * (1 + 1e-12)}]).verdict == C
+
+
+@rule("compare.candidate")
+@pytest.mark.parametrize("relation, subject", [
+    (Le(h, 1), {"h": 1 - tol_at(1.0) / 2, "h_mp": 2.0}),  # float margin -tol/2: a candidate
+    (sympy.Eq(h, 1, evaluate=False), {"h": 1 + 0.75 * tol_at(1.0), "h_mp": 2.0}),  # an identity off by 0.75 tol
+    (Le(h, 1), {"h": math.nan, "h_mp": 2.0}),  # a NaN in float64 is always looked at closer
+])
+def test_the_float_screen_sends_near_misses_to_high_precision(relation: Any, subject: dict) -> None:
+    assert statement(relation, [subject]).verdict == R
+
+
+@rule("compare.same_margin", "compare.confirmation")
+@pytest.mark.parametrize("subject, expected", [
+    ({"inf_until": 120, "u": 0.5, "u_float": math.inf}, C),  # +inf at 60 and 120 digits, 0.5 beyond: agreeing once
+    ({"inf_until": 10_000, "u": 0.5, "u_float": math.inf}, R),  # +inf at every precision: confirmed
+    ({"inf_until": 60, "u": 0.5, "u_float": math.inf}, C),  # the violation is gone at 120 digits
+    ({"inf_until": 60, "u": 1.0, "u_float": math.inf, "u_drift": True}, C),  # +inf, then a margin that never settles
+])
+def test_an_infinite_margin_is_confirmed_only_when_it_stays_infinite(subject: dict, expected: Verdict) -> None:
+    assert statement(Le(u, 1), [subject]).verdict == expected
+
+
+@rule("compare.confirmation")
+def test_a_violation_that_disappears_at_double_precision_is_not_one() -> None:
+    assert statement(Le(h, 1), [{"h": 1.0, "h_mp": 1.0}, {"h": 0.5}]).verdict == C
+    from theorems.engine.rules.compare import CONFIRMED, FINER, HOLDS, UNSTABLE, confirmation
+    from types import SimpleNamespace as NS
+
+    v = lambda margin: NS(margin=margin, certain_margin=margin, tol=1e-12)  # noqa: E731
+    assert confirmation([v(1.0)], [v(-1.0)], last=False) == HOLDS
+    assert confirmation([v(1.0)], [v(1.0)], last=False) == CONFIRMED
+    assert confirmation([v(1.0)], [v(0.5)], last=False) == FINER
+    assert confirmation([v(1.0)], [v(0.5)], last=True) == UNSTABLE
+    assert confirmation([v(math.inf)], [v(math.inf)], last=False) == FINER
+    assert confirmation([v(math.inf)], [v(math.inf)], last=True) == CONFIRMED
+
+
+@rule("compare.bracket")
+@pytest.mark.parametrize("lo, hi, expected", [(0.5, 1.5, C), (1.2, 1.5, R), (0.2, 0.6, C)])
+def test_a_bracket_refutes_only_when_every_end_violates(lo: float, hi: float, expected: Verdict) -> None:
+    assert statement(Le(m, 1), [{"m_lo": lo, "m_hi": hi}]).verdict == expected
+
+
+@rule("compare.extended_reals")
+@pytest.mark.parametrize("relation, subject, expected", [
+    (Le(q, 1), {"q": math.inf}, R),  # inf <= 1 is false: decided exactly
+    (Le(r, q), {"q": -math.inf, "r": 0.0}, R),  # 0 <= -inf is false
+    (Lt(q, r), {"q": 1.0, "r": math.inf}, U),  # 1 < inf holds, exactly: never informative
+    (Lt(q, r), {"q": math.inf, "r": math.inf}, R),  # inf < inf is false
+    (Le(q, r), {"q": math.inf, "r": math.inf}, U),  # inf <= inf holds
+])
+def test_infinite_sides_are_decided_in_the_extended_reals(relation: Any, subject: dict, expected: Verdict) -> None:
+    assert statement(relation, [subject]).verdict == expected
+
+
+@rule("compare.strict")
+def test_a_strict_part_must_hold_by_more_than_the_tolerance() -> None:
+    from theorems.engine.rules.compare import strict_margin
+
+    assert strict_margin(-1.0, 0.25) == -0.5
+    assert statement(Lt(q, 1), [{"q": 1 - 0.5 * tol_at(1.0)}]).verdict == R
+
+
+# -- measured relations of experiments -------------------------------------------------------------------------
+
+def measured_run(*outcomes: Any) -> Verdict:
+    return experiment([Observation({"fact": "f"}, tuple(outcomes))]).verdict
+
+
+@rule("compare.measured")
+@pytest.mark.parametrize("build, expected", [
+    (lambda: at_most(1.0 + 5e-7, 1.0, error=1e-6), C),  # within the stated error of each side
+    (lambda: at_most(1.0 + 1.5e-6, 1.0, error=1e-6), C),  # each side may be off by the error: 2 errors in all
+    (lambda: at_most(1.0 + 3e-6, 1.0, error=1e-6), R),
+    (lambda: at_most(1.0 + 1e-6, 1.0), R),  # no error stated: the tolerance alone
+    (lambda: at_most(1.0 + tol_at(1.0) / 2, 1.0), C),
+    (lambda: at_most(10 ** 20 + 1, 10 ** 20), R),  # integers are compared exactly, however large
+    (lambda: equal(Fraction(1, 3), Fraction(1, 3)), C),
+    (lambda: at_most(0.5, 1.0) & at_most(2.0, 1.0), R),  # every item of a conjunction must hold
+    (lambda: at_most(Enclosure(0.5, 1.5), 1.0), C),  # a bracket fails only when every end does
+    (lambda: at_most(Enclosure(1.2, 1.5), 1.0), R),
+    (lambda: below(1.0, 1.0 + tol_at(1.0)), R),  # strict: by more than the tolerance
+    (lambda: at_least(2.0, math.inf), R),
+])
+def test_a_measured_relation_is_decided_by_the_engine(build: Any, expected: Verdict) -> None:
+    assert measured_run(build()) == expected
+
+
+@rule("compare.measured")
+@pytest.mark.parametrize("bad", [math.nan, "False", 0.0, np.float64(1.0)])
+def test_an_outcome_that_is_no_outcome_is_refused(bad: Any) -> None:
+    with pytest.raises(ValueError, match="outcome"):
+        Observation({"fact": "f"}, (bad,))
+    with pytest.raises(ValueError, match="NaN"):
+        decide(at_most(math.nan, 1.0))
+
+
+def test_one_seed_read_twice_is_not_two_runs() -> None:
+    with pytest.raises(ValueError, match="repeat"):
+        Observation({}, (True,) * MIN_SEEDS, (0,) * MIN_SEEDS)
+
+
+@rule("experiment.observation", "compare.measured")
+def test_a_measured_regime_check_and_baseline_are_decided_by_the_engine() -> None:
+    inside = RegimeCheck("width", "m >> d", 10.0, "m >= 10", at_least(10.0 - tol_at(10.0) / 2, 10.0))
+    outside = RegimeCheck("width", "m >> d", 9.0, "m >= 10", at_least(9.0, 10.0))
+    assert observation_verdict(Observation({}, (True,) * MIN_SEEDS, SEEDS, regime=(inside,)))[0] == C
+    assert observation_verdict(Observation({}, (True,) * MIN_SEEDS, SEEDS, regime=(outside,)))[0] == U
+    assert observation_verdict(Observation({}, (True,) * MIN_SEEDS, SEEDS, at_init=at_most(0.5, 1.0)))[0] == U
+    assert observation_verdict(Observation({}, (True,) * MIN_SEEDS, SEEDS, at_init=at_most(1.5, 1.0)))[0] == C
+
+
+# -- informative subjects at the edges of the trivial range --------------------------------------------------
+
+@rule("informative.range")
+@pytest.mark.parametrize("relation, expected", [
+    (Le(e, 1), V),  # a bound equal to the trivial maximum cannot bind
+    (Le(e, 1 - tol_at(1.0) / 2), V),  # nor one within the tolerance of it
+    (Le(0, e), V),  # nor one equal to the trivial minimum
+    (Lt(e, 1), C),  # a strict bound at the maximum can fail (e = 1): informative
+    (Le(e, 0.99), C),
+])
+def test_a_bound_at_its_trivial_value_is_vacuous(relation: Any, expected: Verdict) -> None:
+    assert statement(relation, [{"e": 0.3}, {"e": 0.9}]).verdict == expected
+
+
+@rule("informative.never_binds")
+def test_a_bound_that_binds_on_some_subject_is_not_vacuous() -> None:
+    assert statement(Le(e, q), [{"e": 0.3, "q": 2.0}, {"e": 0.3, "q": 0.9}]).verdict == C
+
+
+@rule("informative.range")
+def test_a_side_decided_at_infinity_is_never_evidence() -> None:
+    assert statement(Le(q, r), [{"q": 1.0, "r": math.inf}]).verdict == U
+
+
+# -- the statement cascade, rule by rule ------------------------------------------------------------------------
+
+@rule("statement.hypotheses_unsatisfiable")
+def test_a_failed_certificate_of_unsatisfiable_hypotheses_proves_nothing() -> None:
+    assert statement(Le(q, 1), [{"q": 0.5}], unsatisfiable=(lambda: cert(ok=False),)).verdict == C
+
+
+@rule("statement.premise_never_met", "statement.nothing_drawn")
+def test_subjects_rejected_by_the_hypotheses_are_not_nothing_drawn() -> None:
+    result = statement(Le(q, 1), [{"q": 5.0}], assumptions=(Assumption("small", "q <= 1", lambda s: s["q"] <= 1),))
+    assert result.rule == "statement.premise_never_met" and "no drawn subject satisfied" in result.reason
+
+
+@rule("statement.proof_chain")
+def test_a_chain_of_certified_steps_that_does_not_compose_proves_nothing() -> None:
+    from theorems.engine import registry
+
+    claim = Claim("t.nocompose", Kind.INEQUALITY, SRC, parts(Le(q, 1)), subjects=(Points([{"q": 0.5}]),))
+    proof = Proof("t.nocompose", (Step("q <= b", Le(q, b), certificates=(lambda: cert(),)),
+                                  Step("c <= 1", Le(c_, 1), certificates=(lambda: cert(),))))
+    with registry.isolated() as reg:
+        reg.proof(proof)
+        result = check_claim(claim, NONE)
+    assert result.verdict == C and result.proof_chains[0]["chain_composes"] is False
+
+
+@rule("statement.growth_open")
+def test_a_growth_that_cannot_be_fitted_makes_the_claim_inconclusive() -> None:
+    short = lambda: Growth("ratio", "k", (8.0, 16.0), (1.0, 2.0))  # noqa: E731
+    assert statement(Le(q, 1), [{"q": 0.5}], growth=(short,)).verdict == I
+
+
+@rule("statement.informative")
+def test_bounded_growth_does_not_stand_for_uninformative_subjects() -> None:
+    claim = statement((Part(Le(q, 1), "", None, Informative("q != 0", lambda s: s.get("q") != 0)),), [{"q": 0.0}],
+                      growth=(flat,))
+    assert claim.verdict == U
+
+
+@rule("statement.nothing_drawn", "statement.uninformative")
+def test_nothing_drawn_is_untested_and_says_so() -> None:
+    result = statement(Le(q, 1), [])
+    assert result.verdict == U and result.reason.startswith("nothing was drawn") and result.rule == "statement.nothing_drawn"
+
+
+@rule("statement.certified", "statement.part_status")
+def test_one_certified_part_does_not_prove_the_other() -> None:
+    partial = Certificate(method="sympy", statement="s", domain="all n", ok=True, complete=True, parts=("a",))
+    result = statement(parts(Le(q, 1), Le(q, 2), labels=["a", "b"]), [{"q": 0.5}], certificates=(lambda: partial,))
+    assert result.verdict == C and result.part_status == {"a": "certified", "b": "tested"}
+
+
+@rule("statement.part_status")
+def test_part_statuses_name_refuted_ranges_and_uninformative_parts() -> None:
+    wrong = statement(Le(q, 1), [{"q": 5.0}], certificates=(lambda: cert(),))
+    assert wrong.verdict == R and wrong.part_status == {"q_rule <= 1": "refuted"}
+    ranged = statement(Le(q, 1), [{"q": 0.5}], certificates=(lambda: cert(complete=False),))
+    assert ranged.part_status == {"q_rule <= 1": "certified on a range"}
+    trivial = statement(Le(e, 2), [{"e": 0.5}])
+    assert trivial.part_status == {"e_rule <= 2": "tested on uninformative subjects only"}
+
+
+@rule("statement.confirmed_violation")
+def test_the_deciding_rule_is_named() -> None:
+    assert statement(Le(q, 1), [{"q": 5.0}]).rule == "statement.confirmed_violation"
+    assert statement(Le(q, 1), [{"q": 0.5}]).rule == "statement.informative"
+
+
+@rule("statement.proof_chain", "statement.modulo")
+def test_a_chain_resting_on_fewer_results_than_the_certificate_sets_the_modulo() -> None:
+    from theorems.engine import registry
+
+    named = NamedResult("Jensen (chain row)", "f(E X) <= E f(X)", ("f convex",))
+    claim, proof = _chain_claim(named, "t.chainmod")
+    claim = Claim("t.chainmod", Kind.INEQUALITY, SRC, parts(Le(q, 1)), subjects=(Points([{"q": 0.5}]),),
+                  certificates=(lambda: modulo_cert("A", "B"),))
+    with registry.isolated() as reg:
+        reg.proof(proof)
+        result = check_claim(claim, NONE)
+    assert (result.verdict, result.modulo) == (P, ["Jensen (chain row)"])
+
+
+@rule("statement.proof_chain")
+def test_a_certified_chain_does_not_override_a_violation() -> None:
+    from theorems.engine import registry
+
+    named = NamedResult("Jensen (violated row)", "f(E X) <= E f(X)", ("f convex",))
+    claim, proof = _chain_claim(named, "t.chainviol")
+    claim = Claim("t.chainviol", Kind.INEQUALITY, SRC, parts(Le(q, 1)), subjects=(Points([{"q": 5.0}]),))
+    with registry.isolated() as reg:
+        reg.proof(proof)
+        result = check_claim(claim, NONE)
+    assert result.verdict == R and result.part_status == {"q_rule <= 1": "refuted"}
+
+
+# -- proof steps -------------------------------------------------------------------------------------------------
+
+@rule("proof.certificates", "proof.chain_certified")
+@pytest.mark.parametrize("step_certificate, verdict, modulo", [
+    (lambda: cert(complete=False), C, []),  # a finite-range certificate does not certify a step
+    (lambda: modulo_cert("Taylor (test)"), P, ["Taylor (test)"]),  # a step resting on a named result: modulo it
+    (lambda: cert(), P, []),
+])
+def test_a_chain_step_is_certified_only_on_its_whole_domain(step_certificate: Any, verdict: Verdict,
+                                                             modulo: list[str]) -> None:
+    from theorems.engine import registry
+
+    cid = f"t.step{id(step_certificate)}"
+    claim = Claim(cid, Kind.INEQUALITY, SRC, parts(Le(q, 1)), subjects=(Points([{"q": 0.5}]),))
+    proof = Proof(cid, (Step("q <= b", Le(q, b), certificates=(lambda: cert(),)),
+                        Step("b <= 1", Le(b, 1), certificates=(step_certificate,))))
+    with registry.isolated() as reg:
+        reg.proof(proof)
+        result = check_claim(claim, NONE)
+    assert (result.verdict, result.modulo) == (verdict, modulo)
+
+
+@rule("proof.named_result")
+def test_a_named_result_step_is_certified_outright_only_with_every_proof_complete() -> None:
+    from theorems.engine.rules.proof import named_status
+
+    S = StepStatus
+    assert named_status([cert()], cert()) == S.CERTIFIED
+    assert named_status([cert(complete=False)], cert()) == S.NAMED  # a hypothesis certified on a range only
+    assert named_status([cert()], modulo_cert("X")) == S.NAMED  # the result's proof rests on another
+    assert named_status([cert()], None) == S.NAMED
+    assert named_status([cert(ok=False)], cert()) == S.UNCHECKED
+
+
+@rule("proof.certificate_key", "proof.cited", "proof.combine", "proof.verdict_step", "proof.part_step",
+      "proof.numeric_step", "proof.chain_certified", "proof.refuted_verdict")
+def test_step_statuses_from_their_checks() -> None:
+    from theorems.engine.rules import proof as pr
+
+    S = StepStatus
+    assert [pr.certificate_status(c) for c in (cert(), cert(complete=False), cert(ok=False), modulo_cert("X"))] == \
+        [S.CERTIFIED, S.TESTED, S.UNCHECKED, S.NAMED]
+    assert (pr.cited_status([]), pr.cited_status(["x"])) == (S.ASSUMPTION, S.UNCHECKED)
+    assert pr.combine([]) == S.UNCHECKED and pr.combine([S.CERTIFIED, S.REFUTED]) == S.REFUTED
+    assert pr.combine([S.CERTIFIED, S.CERTIFIED]) == S.CERTIFIED and pr.combine([S.CERTIFIED, S.NAMED]) == S.NAMED
+    assert pr.combine([S.CERTIFIED, S.TESTED]) == S.TESTED and pr.combine([S.UNCHECKED, S.NAMED]) == S.TESTED
+    assert pr.combine([S.UNCHECKED, S.ASSUMPTION]) == S.UNCHECKED
+    assert [pr.verdict_step(v) for v in (P, C, R, I, None)] == [S.CERTIFIED, S.TESTED, S.REFUTED, S.UNCHECKED,
+                                                                 S.UNCHECKED]
+    from theorems.engine.verdict import PartStatus as PS
+    assert [pr.part_step(p) for p in (PS.CERTIFIED, PS.CERTIFIED_ON_RANGE, PS.TESTED, PS.TRIVIAL, PS.REFUTED)] == \
+        [S.CERTIFIED, S.TESTED, S.TESTED, S.UNCHECKED, S.REFUTED]
+    assert pr.numeric_step(S.CERTIFIED, True, C) == S.REFUTED and pr.numeric_step(S.UNCHECKED, False, C) == S.TESTED
+    assert pr.numeric_step(S.UNCHECKED, False, I) == S.UNCHECKED and pr.numeric_step(S.NAMED, False, C) == S.NAMED
+    assert pr.chain_certified([S.CERTIFIED, S.NAMED, S.ASSUMPTION]) and not pr.chain_certified([S.CERTIFIED, S.TESTED])
+    assert pr.is_refuted(R) and not pr.is_refuted(C)
+
+
+# -- experiments: certificates, replay ----------------------------------------------------------------------------
+
+@rule("experiment.certified")
+def test_one_finite_range_certificate_among_complete_ones_keeps_an_experiment_consistent() -> None:
+    assert experiment([obs(C)], certificates=[cert(), cert(complete=False)]).verdict == C
+    assert experiment([obs(C)], certificates=[cert(), cert(ok=False)]).verdict == C
+
+
+@rule("experiment.still_refutes")
+def test_a_recorded_configuration_refutes_only_inside_the_regime() -> None:
+    from theorems.engine.rules.experiment import Judgement, still_refutes
+
+    judged = Judgement(R, "", rows=[{"config": {"c": 1}, "verdict": R, "in_regime": False}])
+    assert not still_refutes(judged, [], {"config": {"c": 1}})
+    judged.rows[0]["in_regime"] = True
+    assert still_refutes(judged, [], {"config": {"c": 1}}) and not still_refutes(judged, [], {"config": {"c": 2}})
+    assert still_refutes(judged, [growing()], {"growth": "ratio along k"})
+    assert not still_refutes(judged, [flat()], {"growth": "ratio along k"})
+
+
+@rule("experiment.claim")
+def test_an_existence_claim_is_never_refuted_by_its_own_search_and_names_its_rule() -> None:
+    result = experiment([obs(R)], "exists")
+    assert result.verdict == U and result.rule == "experiment.claim"
+
+
+# -- the gate and the kinds ---------------------------------------------------------------------------------------
+
+@rule("gate.expected")
+@pytest.mark.parametrize("verdict, recorded, still, vacuity, expected", [
+    (R, True, True, False, True),
+    (R, True, False, False, False),  # a recorded witness that no longer refutes fails the gate
+    (C, True, False, False, False),
+    (C, False, False, False, True), (P, False, False, False, True),
+    (R, False, False, False, False),
+    (V, False, False, True, True), (V, False, False, False, False),
+    (U, False, False, False, True), (I, False, False, False, True),  # undecided: reported, not failed
+    (I, True, False, False, True),  # undecided against a recorded refutation: reported, not failed (strict fails it)
+    (Verdict.ERROR, False, False, False, False),
+])
+def test_what_the_repository_expects(verdict: Verdict, recorded: bool, still: bool, vacuity: bool,
+                                     expected: bool) -> None:
+    from theorems.engine.rules.gate import expected as expected_rule
+
+    assert expected_rule(verdict, recorded, still, vacuity)[0] == expected
+
+
+@rule("gate.outcome")
+def test_the_gate_fails_unexpected_verdicts_and_undecided_ones_only_when_strict() -> None:
+    from types import SimpleNamespace as NS
+    from theorems.engine.rules.gate import gate
+
+    assert [gate(NS(verdict=v, expected=x)) for v, x in ((C, True), (U, True), (R, False))] == \
+        ["pass", "undecided", "fail"]
+    assert gate(NS(verdict=U, expected=True), strict=True) == "fail"
+    assert gate(NS(verdict=C, expected=True), strict=True) == "pass"
+
+
+@rule("claim.not_encodable", "claim.definition", "claim.error", "claim.pending")
+def test_verdicts_fixed_by_the_kind_of_claim() -> None:
+    from theorems.engine.claim import DefinitionClaim, UnencodableClaim
+
+    lost = check_claim(UnencodableClaim("t.lost", Kind.INEQUALITY, SRC, reason="the display is lost"), NONE)
+    defn = check_claim(DefinitionClaim("t.def", Kind.DEFINITION, SRC, defines="sigma"), NONE)
+    assert (lost.verdict.value, lost.reason, defn.verdict.value) == ("not_encodable", "the display is lost", "definition")
+    boom = Claim("t.boom", Kind.INEQUALITY, SRC, parts(Le(q, 1)), subjects=(Points([{"q": "x"}]),))
+    result = check_claim(boom, NONE)
+    assert result.verdict == Verdict.ERROR and not result.expected
+    from theorems.engine.check import blank_result
+    assert blank_result(boom, 0).verdict == U
+
+
+# -- the table itself ---------------------------------------------------------------------------------------------
+
+def test_every_rule_has_a_row_and_every_row_names_a_rule() -> None:
+    """Each rule of the authority is pinned by at least one test of this file (``@rule(...)``), and a mark names
+    only rules that exist."""
+    import ast
+    from pathlib import Path
+
+    from theorems.engine.rules import RULES
+
+    tree = ast.parse(Path(__file__).read_text())
+    marked = {arg.value for node in ast.walk(tree) if isinstance(node, ast.Call)
+              and isinstance(node.func, ast.Name) and node.func.id == "rule"
+              for arg in node.args if isinstance(arg, ast.Constant)}
+    assert not (set(RULES) - marked), f"rules without a row: {sorted(set(RULES) - marked)}"
+    assert not (marked - set(RULES)), f"rows naming no rule: {sorted(marked - set(RULES))}"
+    assert all(r.doc and r.room == name.split(".")[0] for name, r in RULES.items())

@@ -8,8 +8,11 @@ import math
 import numpy as np
 import pytest
 
-from theorems.engine.claim import RunContext
+from numerics.seeds import run_seed, run_seeds
+from theorems import MIN_SEEDS, RunContext, holds
 from theorems.papers.wen import dynamics as dy
+from theorems.papers.wen import dynamics_experiments as dyx
+from theorems.papers.wen import exact_experiments as exx
 from theorems.papers.wen import exact as ex
 from theorems.papers.wen import model as wm
 
@@ -39,6 +42,8 @@ def test_noise_variants_have_the_stated_covariance() -> None:
         assert np.mean(np.diag(data.noise_cov()))  # nonzero
     diag = wm.Data(noise="diagonal", excess=3.0).noise_variances()
     assert diag.mean() == pytest.approx(wm.Data().sigma ** 2) and diag.max() / diag.min() == pytest.approx(16.0)
+    # the order of the variances is a model constant of its own (order_seed), not derived from dict_seed
+    assert np.array_equal(diag, wm.Data(noise="diagonal", excess=3.0, dict_seed=1).noise_variances())
     u, s2 = wm.Data(noise="dense", excess=1.0).spike()
     assert np.allclose(wm.Data().dictionary().T @ u, 0) and np.linalg.norm(u) == pytest.approx(1.0)
 
@@ -165,10 +170,13 @@ def test_probe_baseline_matches_the_exact_oracle() -> None:
 def test_regime_checks_catch_the_old_model() -> None:
     """The earlier model (p = 0.1 > sigma^2 = 0.0625, d = 100, d1 = 10) is outside the regime."""
     old = wm.Data(d=100, d1=10, sigma=0.25, kappa=0.625)
-    failed = [c.name for c in dy.model_checks(old) if not c.holds]
+    failed = [c.name for c in dy.model_checks(old) if not holds(c.holds)]
     assert failed == ["dense noise dominating each sparse direction"]
-    assert not all(c.holds for c in dy.raw_checks(old))
-    assert all(c.holds for c in dy.model_checks(wm.Data()))
+    assert not all(holds(c.holds) for c in dy.raw_checks(old))
+    assert all(holds(c.holds) for c in dy.model_checks(wm.Data()))
+    # sigma^2/p = 4 exactly at the default model: the measured ratio (rounding ~1e-15) is decided by the engine
+    kappa = dy.model_checks(wm.Data())[0]
+    assert kappa.value == pytest.approx(dy.KAPPA_MIN) and holds(kappa.holds)
 
 
 def test_growth_advantage_is_the_exact_rate_ratio() -> None:
@@ -205,27 +213,28 @@ def test_training_takes_the_seed(tmp_path, monkeypatch) -> None:
 
 
 def test_dynamics_claim_takes_the_audit_seed(tmp_path, monkeypatch) -> None:
-    """wen.theorem34 (quick, 5 seeds from the audit seed): the same seed gives the same measurements,
-    recomputed from an empty cache; a different seed trains different runs."""
-    from theorems.papers.wen import claims
-
+    """wen.theorem34 (quick, MIN_SEEDS seeds of the audit seed's stream): the same seed gives the same
+    measurements, recomputed from an empty cache; a different audit seed trains other runs, none shared."""
     def outcome(seed: int, cache: str) -> dict:
         monkeypatch.setenv("CLCHECK_CACHE", str(tmp_path / cache))
-        return claims.theorem34_experiment("some")(RunContext(seed=seed, quick=True)).to_json()
+        return dyx.theorem34_experiment("some")(RunContext(seed=seed, quick=True)).to_json()
 
     first, again, other = outcome(0, "a"), outcome(0, "b"), outcome(1, "c")
     assert first == again
-    assert first["seeds"] == [0, 1, 2, 3, 4] and other["seeds"] == [1, 2, 3, 4, 5]
+    assert first["seeds"] == run_seeds(0, dy.STREAM, MIN_SEEDS) and other["seeds"] == run_seeds(1, dy.STREAM, MIN_SEEDS)
+    assert not set(first["seeds"]) & set(other["seeds"])
     assert other["observations"][0]["values"] != first["observations"][0]["values"]
 
 
 def test_seeds_reach_the_engine_minimum() -> None:
-    from theorems.engine.rules import MIN_SEEDS
-    from theorems.papers.wen import claims
-
+    """Every seed list is MIN_SEEDS runs of a named stream (the one seed rule): audits at different seeds share
+    none, and the claims' Monte Carlo streams are their own."""
     for quick in (True, False):
-        assert len(dy.seeds(7, quick)) >= MIN_SEEDS and dy.seeds(7, quick)[0] == 7
-    assert len(claims._mc_seeds(3)) >= MIN_SEEDS
+        assert len(dy.seeds(7, quick)) >= MIN_SEEDS and dy.seeds(7, quick)[0] == run_seed(7, dy.STREAM, 0)
+        assert not set(dy.seeds(7, quick)) & set(dy.seeds(8, quick))
+    streams = ("wen.lemma_b3", "wen.stage1_gradient", "wen.mask_decorrelation")
+    assert all(len(exx.mc_seeds(3, s)) >= MIN_SEEDS for s in streams)
+    assert len({seed for s in streams for seed in exx.mc_seeds(3, s)}) == len(streams) * MIN_SEEDS
 
 
 def test_initial_weights_are_the_training_start(tmp_path, monkeypatch) -> None:
@@ -246,49 +255,57 @@ def test_at_init_metrics_are_the_metrics_of_the_untrained_network() -> None:
     for key in ("covered", "min_count", "dense_share", "ratio_q50", "ratio_q90", "r2", "acc"):
         assert m["init_" + key] == pytest.approx(m[key]), key
     d1, k = run.data.d1, wm.needed_per_atom(run.learner.m, run.data.d1)
-    assert not dy.theorem34_at_init(m, d1, k)
-    assert dy.theorem32_outcome(m["init_ratio_q50"], m["init_ratio_q90"]) is True
+    assert not holds(dy.theorem34_at_init(m, d1, k))
+    assert holds(dy.theorem32_outcome(m["init_ratio_q50"], m["init_ratio_q90"]))
     assert m["init_dense_share"] > 0.5
 
 
+def decided(outcome: object) -> bool | None:
+    """A per-seed outcome as the engine decides it (None: the run cannot tell)."""
+    return None if outcome is None else holds(outcome)
+
+
 def test_per_seed_rules() -> None:
-    assert dy.theorem32_outcome(0.5, 0.9) is True
-    assert dy.theorem32_outcome(1.2, 1.5) is False
+    """Each rule reports a measured relation (never a bool it decided with a tolerance of its own), counts as
+    exact facts, and None where the run cannot tell; the engine's decision is the rule's outcome."""
+    assert decided(dy.theorem32_outcome(0.5, 0.9)) is True
+    assert decided(dy.theorem32_outcome(1.2, 1.5)) is False
     assert dy.theorem32_outcome(0.8, 1.1) is None
     assert dy.theorem32_outcome(float("nan"), 0.5) is None
-    assert dy.theorem34_outcome(6, 2, 0.1, 6, 2) is True
-    assert dy.theorem34_outcome(5, 0, 0.1, 6, 2) is False  # an atom without a singleton neuron
-    assert dy.theorem34_outcome(6, 2, 0.6, 6, 2) is False
+    assert decided(dy.theorem34_outcome(6, 2, 0.1, 6, 2)) is True
+    assert dy.theorem34_outcome(5, 0, 0.1, 6, 2) is False  # an atom without a singleton neuron: an exact count
+    assert decided(dy.theorem34_outcome(6, 2, 0.6, 6, 2)) is False
     assert dy.theorem34_outcome(6, 1, 0.1, 6, 2) is None  # below k but covered: Omega's constant unknown
     run = {"covered": 6, "min_count": 1, "dense_share": 0.1, "s3_covered": np.array([6, 6, 5]),
            "s3_min_count": np.array([2, 1, 0]), "s3_dense_share": np.array([0.1, 0.1, 0.1])}
-    assert dy.stage3_outcome(run, 6, 2, "some") is True
-    assert dy.stage3_outcome(run, 6, 2, "every") is False
+    assert decided(dy.stage3_outcome(run, 6, 2, "some")) is True
+    assert decided(dy.stage3_outcome(run, 6, 2, "every")) is False
     assert dy.stage3_outcome(run, 6, 2, "final") is None
     raw = {"r2": 0.2, "acc": 0.8}
-    assert dy.corollary35(0.7, 0.95, raw) and not dy.corollary35(0.21, 0.95, raw)
-    assert dy.corollary33(0.2, 0.8, raw) and not dy.corollary33(0.3, 0.8, raw)
+    assert holds(dy.corollary35(0.7, 0.95, raw)) and not holds(dy.corollary35(0.21, 0.95, raw))
+    assert holds(dy.corollary33(0.2, 0.8, raw)) and not holds(dy.corollary33(0.3, 0.8, raw))
+    with pytest.raises(TypeError):  # a measured relation is not a bool: only the engine decides it
+        bool(dy.corollary33(0.2, 0.8, raw))
+    # at the threshold the engine's tolerance decides: a dense share DENSE_MAX (1 + 1e-12) is within it
+    assert decided(dy.theorem34_outcome(6, 2, dy.DENSE_MAX * (1 + 1e-12), 6, 2)) is True
 
 
 def test_no_certificate_claims_more_than_it_covers() -> None:
     """Every certificate of the exact claims covers an identity or finitely many d: none is complete
     (a statement about every d certified at some d is at most consistent)."""
-    from theorems.papers.wen import claims
-
     ctx = RunContext(seed=0, quick=True)
-    for fn in (claims.lemma_b3_experiment("literal"), claims.stage1_gradient,
-               claims.mask_decorrelation_experiment("conditioned on D")):
+    for fn in (exx.lemma_b3_experiment("literal"), exx.stage1_gradient,
+               exx.mask_decorrelation_experiment("conditioned on D")):
         certs = fn(ctx).certificates
         assert certs and all(c.ok and not c.complete for c in certs)
 
 
 def test_mask_decorrelation_readings_measure_what_they_read() -> None:
     """Independence unconditionally fails exactly; given D (and along fixed directions) it holds."""
-    from theorems.papers.wen import claims
+    from theorems.papers.wen.readings import DECORRELATION
 
     ctx = RunContext(seed=0, quick=True)
-    part_i = {name: claims.mask_decorrelation_experiment(name)(ctx).observations[0].holds
-              for name in claims.DECORRELATION}
+    part_i = {name: exx.mask_decorrelation_experiment(name)(ctx).observations[0].holds for name in DECORRELATION}
     assert part_i == {"literal": (False,), "conditioned on D": (True,), "uncorrelated along fixed directions": (True,)}
 
 

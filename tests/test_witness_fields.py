@@ -346,10 +346,10 @@ def _snapshots(spec: Any) -> list[Any]:
 @pytest.fixture
 def untrained_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     import theorems.papers.huang.experiments as huang_ex
-    import theorems.subjects.learned as learned
     from theorems.papers.merad import experiments as merad_ex
+    from theorems.papers.merad import learned as merad_learned
 
-    monkeypatch.setattr(learned, "run_snapshots", _snapshots)
+    monkeypatch.setattr(merad_learned, "run_snapshots", _snapshots)
     monkeypatch.setattr(huang_ex, "run_snapshots", _snapshots)
     shape = (merad_ex.N_TRIPLETS, 3, merad_ex.D_OUT)  # the Theorem 1 runs' outputs
     monkeypatch.setattr(merad_ex, "theorem1_runs", lambda quick, seed=0: [

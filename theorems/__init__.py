@@ -37,8 +37,10 @@ from theorems.engine.claim import (Assumption, Claim, DefinitionClaim, Eq, Exper
                                    Part, RunContext, Sharp, Source, StatementClaim, UnencodableClaim, numbered_id,
                                    parts)
 from theorems.engine.errors import ClaimError, PluginError, WitnessError  # noqa: E402
-from theorems.engine.experiment import (ExperimentOutcome, Growth, Observation, RegimeCheck,  # noqa: E402
-                                       markdown_table, median_interval_note, seed_interval)
+from theorems.engine.experiment import (MIN_SEEDS, ExperimentOutcome, Growth, Observation,  # noqa: E402
+                                       RegimeCheck, markdown_table, median_interval_note, seed_interval)
+from theorems.engine.measure import AllOf, Comparison, above, at_least, at_most, below, equal  # noqa: E402
+from theorems.engine.rules.compare import decide as holds  # noqa: E402
 from theorems.engine.figures import colormap, save_figure, subplots  # noqa: E402
 from theorems.engine.named_results import (CHEBYSHEV, JENSEN, MONOTONE, PRODUCT_BOUND,  # noqa: E402
                                            convex_by_second_derivative, finite_support, implied_by_positive_multiple,
@@ -58,8 +60,9 @@ __all__ = [
     "Paper", "Part", "PartStatus", "Plugin", "PluginError", "Reading", "RegimeCheck", "Registry", "RunContext",
     "Sharp", "Source", "StatementClaim", "UnencodableClaim", "Verdict", "WitnessError", "all_claims", "exists", "forall",
     "get", "numbered_id", "parts", "quantity",
-    # experiments: what they measure, the shared tables and figures, the training runs several claims share
-    "Prerequisite", "colormap", "markdown_table", "median_interval_note", "save_figure", "seed_interval", "subplots",
+    # experiments: what they measure (relations the engine decides: theorems.holds), how many seeds a verdict
+    # reads, the shared tables and figures, the training runs several claims share
+    "AllOf", "MIN_SEEDS", "Comparison", "above", "at_least", "at_most", "below", "equal", "holds", "Prerequisite", "colormap", "markdown_table", "median_interval_note", "save_figure", "seed_interval", "subplots",
     # printed proofs: chains of steps, named results and the certificates of their hypotheses
     "CHEBYSHEV", "Cited", "Instance", "JENSEN", "MONOTONE", "NamedResult", "PRODUCT_BOUND", "Proof", "Step",
     "convex_by_second_derivative", "finite_support", "implied_by_positive_multiple", "nonnegative_by_sympy",

@@ -19,19 +19,18 @@ from typing import Any
 
 import numpy as np
 
+from numerics.seeds import run_seed
 from training.cache import Arrays, cache_dir, cached_run, run_key
 
 EVAL_SEED = 12345  # which digits form the evaluation subset: fixed, independent of the run seed
+AUGMENT_SEED = 12346  # which augmented views of them are kept: fixed, independent of the run seed
 
 
-SEED_STRIDE = 1000  # the runs of audit seed s use seeds 1000 s + 0, 1, ...
-
-
-def training_seed(run_seed: int, audit_seed: int) -> int:
-    """The seed a run with its own seed ``run_seed`` (0, 1, ... < SEED_STRIDE) trains with in the
-    audit of seed ``audit_seed``: disjoint runs for different audit seeds; audit seed 0 keeps
-    ``run_seed`` (so its cache entries stay valid)."""
-    return run_seed + SEED_STRIDE * audit_seed
+def training_seed(stream: str, index: int, audit_seed: int) -> int:
+    """The seed run ``index`` (0, 1, ...) of the training stream ``stream`` trains with in the audit at
+    ``audit_seed``: the one seed rule (:func:`numerics.seeds.run_seed`), so audits at different seeds share no
+    run."""
+    return run_seed(audit_seed, stream, index)
 
 
 @dataclass(frozen=True)
@@ -58,7 +57,7 @@ class RunSpec:
 
     def for_audit_seed(self, audit_seed: int) -> "RunSpec":
         """This run as the audit with seed ``audit_seed`` trains it (:func:`training_seed`)."""
-        return replace(self, seed=training_seed(self.seed, audit_seed))
+        return replace(self, seed=training_seed(self.name, self.seed, audit_seed))
 
 
 @dataclass
@@ -84,7 +83,7 @@ def augmented_inputs(X: np.ndarray, views: int) -> np.ndarray:
     """Each image followed by ``views`` augmented copies (fixed seed: the same for every run)."""
     from training.data import augment  # heavy: training.data imports scipy.spatial
 
-    rng = np.random.default_rng(EVAL_SEED + 1)
+    rng = np.random.default_rng(AUGMENT_SEED)
     return np.stack([X] + [augment(X, rng) for _ in range(views)], axis=1)
 
 

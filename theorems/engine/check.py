@@ -23,23 +23,27 @@ import traceback
 from typing import Any
 from pathlib import Path
 
-from numerics.certificate import Certificate, timed
+from numerics.certificate import timed
+from numerics.seeds import Stream
 from theorems.engine.budget import PROFILES, Budget
 from theorems.engine.claim import (AnyClaim, ClaimBase, DefinitionClaim, ExperimentClaim, RunContext,
                                    StatementClaim, UnencodableClaim)
 from theorems.engine.probe import Tracker
 from theorems.engine.proof_check import certify_steps, claim_part
 from theorems.engine.registry import proofs_for
-from theorems.engine.rules import experiment_verdict, growth_verdict, refuting_evidence, still_refutes
+from theorems.engine.rules import gate, kinds
+from theorems.engine.rules.experiment import experiment_verdict, growth_verdict, refuting_evidence, still_refutes
+from theorems.engine.rules.informative import never_binds
+from theorems.engine.rules.statement import (StatementEvidence, chain_certifies, part_status, proof_modulo,
+                                             refuted_parts, statement_verdict)
+from theorems.engine.rules.table import Judgement
 from theorems.engine.search import adversarial_search, exhaustive_search, random_search
 from theorems.engine.shrink import shrink
 from theorems.engine.tightness import RATIO, best_ratio, inequality_parts, sharp_report, tightness_search
-from theorems.engine.tolerance import is_violation
-from theorems.engine.informative import RANGE_RULE
 from theorems.engine.experiment import draw_verdict_map
-from theorems.engine.logic import disagree, prefix_json, prefix_text
+from theorems.engine.logic import prefix_json, prefix_text
 from theorems.engine.limits import Interrupted, TimeLimitExceeded, ctrl_c_is_interrupted, short_path, time_limit
-from theorems.engine.verdict import UNDECIDED, ClaimResult, Extremes, PartStatus, Verdict
+from theorems.engine.verdict import ClaimResult, Extremes, PartStatus, Verdict
 from theorems.engine.witness import (experiment_witness, growth_witness, recorded_witness, recorded_witness_path,
                                      replay, replay_growth, tightness_witness, witness_json, write_witness)
 
@@ -72,7 +76,7 @@ def check_claim(claim: AnyClaim, budget: Budget | None = None, seed: int = 0,
         raise
     except TimeLimitExceeded as exc:  # the limit covers every reading: the claim is an error
         _failed(result, exc)
-    result.reading_sensitive = disagree([r["verdict"] for r in result.readings])
+    result.reading_sensitive = gate.disagree([r["verdict"] for r in result.readings])
     if result.reading_sensitive:
         result.qualifiers.append("reading-sensitive: " + "; ".join(f"{r['name']}: {r['verdict']}"
                                                                      for r in result.readings))
@@ -103,7 +107,7 @@ def reading_json(claim: AnyClaim, rests_on: str, result: ClaimResult) -> dict:
 def blank_result(claim: AnyClaim, seed: int) -> ClaimResult:
     """The result of ``claim`` before anything is checked (verdict untested), with its prefix."""
     return ClaimResult(id=claim.id, kind=claim.kind.value, source=str(claim.source),
-                       statement=claim.statement_text(), verdict=Verdict.UNTESTED, seed=seed,
+                       statement=claim.statement_text(), verdict=kinds.pending().verdict, seed=seed,
                        prefix=prefix_json(claim.prefix))
 
 
@@ -134,10 +138,16 @@ def _failed(result: ClaimResult, exc: BaseException) -> None:
 
 
 def _error(result: ClaimResult, reason: str) -> None:
-    result.verdict = Verdict.ERROR
-    result.reason = reason
-    result.expected = False
-    result.expected_note = "the check failed with an error: the claim was not checked"
+    _apply(result, kinds.error(reason))
+    result.expected, result.expected_note = gate.expected(result.verdict, False, False, False)
+
+
+def _apply(result: ClaimResult, judgement: Judgement) -> None:
+    """Take the authority's judgement: the verdict, its reason (when it gives one) and the deciding rule."""
+    result.verdict = judgement.verdict
+    if judgement.reason:
+        result.reason = judgement.reason
+    result.rule = judgement.rule
 
 
 @functools.singledispatch
@@ -149,16 +159,14 @@ def _check(claim: ClaimBase, result: ClaimResult, budget: Budget, ctx: RunContex
 @_check.register
 def _(claim: UnencodableClaim, result: ClaimResult, budget: Budget, ctx: RunContext,
       witness_dir: Path | None) -> None:
-    result.verdict = Verdict.NOT_ENCODABLE
-    result.reason = claim.reason
+    _apply(result, kinds.not_encodable(claim.reason))
     result.expected = True
 
 
 @_check.register
 def _(claim: DefinitionClaim, result: ClaimResult, budget: Budget, ctx: RunContext,
       witness_dir: Path | None) -> None:
-    result.verdict = Verdict.DEFINITION
-    result.reason = f"a definition: {claim.defines}"
+    _apply(result, kinds.definition(claim.defines))
     result.expected = True
 
 
@@ -172,7 +180,7 @@ def _(claim: ExperimentClaim, result: ClaimResult, budget: Budget, ctx: RunConte
         result.witness = experiment_witness(claim, evidence, ctx)
     recorded = recorded_witness(claim)
     still = recorded is not None and still_refutes(judgement, outcome.growth, recorded.get("evidence") or {})
-    result.verdict = judgement.verdict
+    _apply(result, judgement)
     result.reason = judgement.reason
     result.qualifiers.extend(judgement.qualifiers)
     result.modulo = judgement.modulo
@@ -204,11 +212,12 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
     for i, family in enumerate(families):
         family = family.for_seed(ctx.seed)
         share = budget.examples // max(1, len(families))
+        stream = Stream(ctx.seed, f"{claim.id}/{claim.reading}/family{i}")  # the one seed rule (numerics.seeds)
         if share > 0 and family.strategy() is not None:
-            random_search(claim, family, share, ctx.seed + 7919 * i, tracker)
+            random_search(claim, family, share, stream.child("random"), tracker)
         exhaustive_search(claim, family, budget.quick, tracker)
-        adversarial_search(claim, family, budget, ctx.seed + 104729 * i, tracker)
-        tightness_search(claim, family, budget, ctx.seed + 15485863 * i, tracker)
+        adversarial_search(claim, family, budget, stream.child("adversary"), tracker)
+        tightness_search(claim, family, budget, stream.child("tightness"), tracker)
 
     recorded = recorded_witness(claim)
     replayed = replay(recorded, claim) if recorded is not None and recorded.get("kind") != "growth" else None
@@ -223,73 +232,36 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
     result.tightness = _tightness(claim, tracker, ctx.seed)
     result.first_violation_seconds = tracker.first_violation_cpu
     vacuity = [timed(c) for c in claim.vacuity]
-    result.certificate = [c.to_json() for c in certificates + vacuity] or None
-    result.part_status = part_status(claim, certificates, tracker)
-    modulo = part_modulo(claim, certificates)
+    impossible = [timed(c) for c in claim.unsatisfiable]
+    result.certificate = [c.to_json() for c in certificates + vacuity + impossible] or None
+    labels = [str(p) for p in claim.statement]
+    result.part_status = part_status(labels, certificates, refuted_parts(tracker.violations),
+                                     {label: s.nontrivial_examples for label, s in tracker.parts.items()})
+    modulo = proof_modulo(labels, certificates)
     _apply_proof_chains(claim, result, modulo)
-    proved = all(status == PartStatus.CERTIFIED for status in result.part_status.values())
     if claim.derived:
         result.qualifiers.append(f"checker-derived constant: {claim.derived}")
 
     growth = [g() for g in claim.growth]
     judged = [(g, *growth_verdict(g)) for g in growth]
     result.growth = [{**g.to_json(), "verdict": v.value, "why": why} for g, v, why in judged]
-    growth_refuted = next(((g, why) for g, v, why in judged if v == Verdict.REFUTED), None)
-    growth_open = [why for g, v, why in judged if v in (Verdict.INCONCLUSIVE, Verdict.UNTESTED)]
-    growth_bounded = [why for g, v, why in judged if v == Verdict.CONSISTENT]
-    result.qualifiers += [f"growth: {why}" for why in growth_bounded]
-    impossible = [timed(c) for c in claim.unsatisfiable]
-    if impossible:
-        result.certificate = (result.certificate or []) + [c.to_json() for c in impossible]
-    if any(c.ok for c in impossible) and tracker.examples + tracker.adversarial > 0:
-        raise AssertionError(f"a certificate says the hypotheses of {claim.id} cannot hold together, yet "
-                             f"{tracker.examples + tracker.adversarial} subjects met them: the certificate or a "
-                             "hypothesis predicate is wrong")
-    if any(c.ok for c in impossible):
-        result.verdict = Verdict.VACUOUS
-        result.reason = "the hypotheses cannot hold together: " + "; ".join(
-            f"{c.statement} [{c.method}, {c.domain}]" for c in impossible if c.ok)
-    elif tracker.violations:
-        result.verdict = Verdict.REFUTED
-        if claim.notation_slip:
-            result.qualifiers.append(f"notation slip: {claim.notation_slip}")
-        smallest = min(
-            ([tracker.hypothesis_minimal] if tracker.hypothesis_minimal else []) + tracker.violations,
-            key=lambda p: (p.family.size(p.subject), -p.worst_margin),
-        )
-        minimal = shrink(claim, smallest, budget.shrink_tries, tracker)
-        worst = max(tracker.violations + [minimal], key=lambda p: float(p.worst_margin))
-        result.witness = witness_json(claim, minimal, ctx.seed, "minimal")
-        result.worst_violation = witness_json(claim, worst, ctx.seed, "worst")
-        if witness_dir is not None:  # the command line writes them itself, from the result
-            write_witness(result.witness, witness_dir / f"{claim.id}.json")
-            write_witness(result.worst_violation, witness_dir / f"{claim.id}.worst.json")
-    elif growth_refuted:
-        g, why = growth_refuted
-        result.verdict = Verdict.REFUTED
-        result.reason = why
-        result.witness = growth_witness(claim, g, why, ctx.seed)
-    elif any(c.ok and c.complete for c in vacuity) or _never_binds(tracker):
-        result.verdict = Verdict.VACUOUS
-        result.reason = _vacuity_reason(tracker, [c for c in vacuity if c.ok and c.complete])
-    elif growth_open:
-        result.verdict = Verdict.INCONCLUSIVE
-        result.reason = "; ".join(growth_open)
-    elif proved and (certificates or result.proof_chains):
-        result.verdict = Verdict.PROVED
+    result.qualifiers += [f"growth: {why}" for _, v, why in judged if v == Verdict.CONSISTENT]
+    evidence = StatementEvidence(
+        tried=tracker.examples + tracker.adversarial, informative=tracker.nontrivial, rejected=tracker.rejected,
+        violations=len(tracker.violations), unsatisfiable=impossible, vacuity=vacuity,
+        never_binds=never_binds(list(tracker.parts.values())), growth=[(v, why) for _, v, why in judged],
+        part_status=result.part_status, trivial_summary=_trivial_summary(tracker),
+        vacuity_reason=_vacuity_reason(tracker),
+        budget_note=(f"the budget gives {budget.examples} random examples and {budget.adversarial_starts} "
+                     "adversarial starts, and no family lists fixed subjects"))
+    _apply(result, statement_verdict(evidence))
+    if result.verdict == Verdict.PROVED:
         result.modulo = sorted({name for label in result.part_status for name in modulo.get(label, ())})
-    elif tracker.nontrivial > 0 or (growth_bounded and tracker.examples + tracker.adversarial == 0):
-        result.verdict = Verdict.CONSISTENT
-    elif tracker.examples + tracker.adversarial > 0:
-        result.verdict = Verdict.UNTESTED
-        result.reason = "every subject tried was uninformative: " + _trivial_summary(tracker)
-    elif tracker.rejected == 0:
-        result.verdict = Verdict.UNTESTED
-        result.reason = (f"nothing was drawn: the budget gives {budget.examples} random examples and "
-                         f"{budget.adversarial_starts} adversarial starts, and no family lists fixed subjects")
-    else:
-        result.verdict = Verdict.UNTESTED
-        result.reason = "no drawn subject satisfied the hypotheses"
+    if result.verdict == Verdict.REFUTED and tracker.violations:
+        _record_violation(claim, result, tracker, budget, ctx, witness_dir)
+    elif result.verdict == Verdict.REFUTED:
+        refuting = next(g for g, v, _ in judged if v == Verdict.REFUTED)
+        result.witness = growth_witness(claim, refuting, result.reason, ctx.seed)
     for stats in tracker.parts.values():
         if stats.examples and not stats.nontrivial_examples and result.verdict == Verdict.CONSISTENT:
             result.qualifiers.append(f"part `{stats.label}` was uninformative on every subject "
@@ -300,10 +272,27 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
         result.artifacts = [make(ctx) for make in claim.artifacts]
 
 
+def _record_violation(claim: StatementClaim, result: ClaimResult, tracker: Tracker, budget: Budget,
+                      ctx: RunContext, witness_dir: Path | None) -> None:
+    """Shrink the smallest confirmed violation to the minimal witness; keep the worst one too."""
+    if claim.notation_slip:
+        result.qualifiers.append(f"notation slip: {claim.notation_slip}")
+    smallest = min(
+        ([tracker.hypothesis_minimal] if tracker.hypothesis_minimal else []) + tracker.violations,
+        key=lambda p: (p.family.size(p.subject), -p.worst_margin),
+    )
+    minimal = shrink(claim, smallest, budget.shrink_tries, tracker)
+    worst = max(tracker.violations + [minimal], key=lambda p: float(p.worst_margin))
+    result.witness = witness_json(claim, minimal, ctx.seed, "minimal")
+    result.worst_violation = witness_json(claim, worst, ctx.seed, "worst")
+    if witness_dir is not None:  # the command line writes them itself, from the result
+        write_witness(result.witness, witness_dir / f"{claim.id}.json")
+        write_witness(result.worst_violation, witness_dir / f"{claim.id}.worst.json")
+
+
 def _apply_proof_chains(claim: StatementClaim, result: ClaimResult, modulo: dict[str, list[str]]) -> None:
-    """A part whose printed proof composes and has every step certified, cited or a named result is
-    certified; what it rests on unproved (cited theorems, named results without a proof of their own)
-    goes into ``modulo`` for that part, unless a certificate already proves the part outright."""
+    """Each printed proof of the claim, certified step by step: a part its chain certifies
+    (statement.proof_chain) is certified, resting on what the chain or its certificates rest on."""
     for proof in proofs_for(claim.id):
         checked = certify_steps(proof, claim)
         label = str(claim_part(proof, claim))
@@ -312,34 +301,16 @@ def _apply_proof_chains(claim: StatementClaim, result: ClaimResult, modulo: dict
                                     "steps": len(checked.steps), "assumptions": checked.assumptions,
                                     "modulo": checked.modulo,
                                     "coq": [c for s in checked.steps for c in s.certificates if c.get("method") == "coq"]})
-        if checked.chain_composes and checked.all_certified and result.part_status.get(label) != PartStatus.REFUTED:
-            before = modulo.get(label, []) if result.part_status.get(label) == PartStatus.CERTIFIED else None
+        status = result.part_status.get(label)
+        before = modulo.get(label, []) if status == PartStatus.CERTIFIED else None
+        certified, rests_on = chain_certifies(bool(checked.chain_composes), checked.all_certified, status,
+                                              checked.modulo, before)
+        if certified:
             result.part_status[label] = PartStatus.CERTIFIED
-            best = checked.modulo if before is None or len(checked.modulo) < len(before) else before
-            if best:
-                modulo[label] = best
+            if rests_on:
+                modulo[label] = rests_on
             else:
                 modulo.pop(label, None)
-
-
-def part_modulo(claim: StatementClaim, certificates: list[Certificate]) -> dict[str, list[str]]:
-    """Per part proved by certificates: the named results the best of them rests on unproved (empty when
-    one certificate proves the part outright)."""
-    best: dict[str, list[str]] = {}
-    for c in certificates:
-        if c.ok and c.complete:
-            for label in [str(p) for p in claim.statement] if c.parts is None else c.parts:
-                if label not in best or len(c.modulo) < len(best[label]):
-                    best[label] = sorted(c.modulo)
-    return {label: names for label, names in best.items() if names}
-
-
-def _never_binds(tracker: Tracker) -> bool:
-    """Subjects were tried, none was informative, and every one failed the range rule: the bound
-    never dropped below the trivial bound of what it bounds."""
-    tried = [s for s in tracker.parts.values() if s.examples]
-    return (tracker.nontrivial == 0 and bool(tried)
-            and all(reason.startswith(RANGE_RULE) for s in tried for reason in s.trivial_reasons))
 
 
 def _trivial_summary(tracker: Tracker) -> str:
@@ -347,41 +318,11 @@ def _trivial_summary(tracker: Tracker) -> str:
                      for s in tracker.parts.values() if s.trivial_reasons)
 
 
-def _vacuity_reason(tracker: Tracker, proofs: list[Certificate]) -> str:
+def _vacuity_reason(tracker: Tracker) -> str:
     seen = "; ".join(f"`{s.label}`: smallest bound seen {s.smallest_bound:.4g} over {s.examples} subjects "
                      f"({', '.join(s.trivial_reasons)})" for s in tracker.parts.values()
                      if s.examples and s.smallest_bound is not None)
-    text = f"the bound never binds: {seen}" if seen else "the bound never binds"
-    if proofs:
-        text += ". Proved: " + "; ".join(f"{c.statement} [{c.method}, {c.domain}]" for c in proofs)
-    return text
-
-
-def part_status(claim: StatementClaim, certificates: list[Certificate], tracker: Tracker) -> dict[str, PartStatus]:
-    """Per part: refuted (a confirmed violation), certified (an ok certificate covers it on the
-    whole domain), certified on a range (and tested), tested (on informative subjects), tested on
-    uninformative subjects only, or unchecked."""
-    labels = [str(p) for p in claim.statement]
-    covered: set[str] = set()  # proved on the claim's whole domain
-    partial: set[str] = set()  # proved on a finite range only
-    for c in certificates:
-        if c.ok:
-            (covered if c.complete else partial).update(labels if c.parts is None else c.parts)
-    refuted = {str(v.part) for p in tracker.violations for v in p.confirmed or []
-               if is_violation(v.certain_margin, v.tol)}
-    status = {}
-    for label in labels:
-        if label in refuted:
-            status[label] = PartStatus.REFUTED
-        elif label in covered:
-            status[label] = PartStatus.CERTIFIED
-        elif label in tracker.parts and not tracker.parts[label].nontrivial_examples:
-            status[label] = PartStatus.TRIVIAL
-        elif label in tracker.parts:
-            status[label] = PartStatus.CERTIFIED_ON_RANGE if label in partial else PartStatus.TESTED
-        else:
-            status[label] = PartStatus.UNCHECKED
-    return status
+    return f"the bound never binds: {seen}" if seen else "the bound never binds"
 
 
 def _tightness(claim: StatementClaim, tracker: Tracker, seed: int) -> list[dict[str, Any]]:
@@ -426,25 +367,8 @@ def _extremes(stats: list[Extremes]) -> tuple[float | None, float | None]:
 
 
 def _judge_expected(claim: ClaimBase, result: ClaimResult, still: bool) -> None:
-    """A claim is expected to hold (proved or consistent) unless the repository records it as
-    refuted by a witness that still refutes on replay."""
-    if getattr(claim, "known_refutation", None):  # "" (a reading's "none under this reading") records nothing
-        result.expected = result.verdict == Verdict.REFUTED and still
-        result.expected_note = (
-            f"recorded refutation ({short_path(str(recorded_witness_path(claim)))})"
-            + ("; the recorded witness still refutes" if still else "; the recorded witness NO LONGER refutes")
-        )
-        return
-    if result.verdict == Verdict.VACUOUS and (getattr(claim, "vacuity", ()) or getattr(claim, "unsatisfiable", ())):
-        result.expected = True
-        result.expected_note = ("recorded as vacuous: the repository holds a certificate that the bound cannot bind "
-                                "or that the hypotheses cannot hold together")
-        return
-    if result.verdict in UNDECIDED:
-        result.expected = True
-        result.expected_note = (f"undecided ({result.verdict.value}): reported with its reason; not a failure "
-                                "unless --strict")
-        return
-    result.expected = result.verdict in (Verdict.PROVED, Verdict.CONSISTENT)
-    if not result.expected:
-        result.expected_note = f"unexpected verdict {result.verdict.value}: the repository expects proved or consistent"
+    """Whether the verdict is the one the repository records (gate.expected)."""
+    recorded = bool(getattr(claim, "known_refutation", None))  # "" (a reading's "none under this reading") records nothing
+    path = short_path(str(recorded_witness_path(claim))) if recorded else ""
+    vacuity = bool(getattr(claim, "vacuity", ()) or getattr(claim, "unsatisfiable", ()))
+    result.expected, result.expected_note = gate.expected(result.verdict, recorded, still, vacuity, path)

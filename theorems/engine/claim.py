@@ -35,7 +35,7 @@ from sympy.logic.boolalg import BooleanAtom
 
 from theorems.engine.errors import ClaimError
 from theorems.engine.functions import SUPPORTED_FUNCTIONS, unsupported
-from theorems.engine.logic import Reading, check_prefix
+from theorems.engine.logic import Reading, check_prefix, slug
 
 if TYPE_CHECKING:
     from numerics.certificate import Certificate
@@ -93,6 +93,11 @@ class RunContext:
 
 
 _GREATER = (sympy.GreaterThan, sympy.StrictGreaterThan)
+
+#: a claim id: the paper prefix and components of letters, digits, '_' and '-' (it names the claim's witness files,
+#: so nothing that could climb out of a folder: no '/', no '..', no leading '.')
+CLAIM_ID = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9][a-z0-9_\-]*)+")
+MAX_ID_LENGTH = 120
 
 
 @dataclass(frozen=True)
@@ -218,18 +223,24 @@ class ClaimBase:
     reading: str = "literal"  # which reading this claim object is (set by under())
 
     def __post_init__(self) -> None:
-        if not self.id or self.id != self.id.lower() or " " in self.id or "." not in self.id:
-            raise ClaimError(f"claim id {self.id!r} must be lower case and dot separated, "
-                             "'<paper>.<name>' (e.g. 'merad.lemma1')")
+        if not isinstance(self.id, str) or len(self.id) > MAX_ID_LENGTH or not CLAIM_ID.fullmatch(self.id):
+            raise ClaimError(f"claim id {self.id!r} must be lower case and dot separated, '<paper>.<name>' (e.g. "
+                             "'merad.lemma1'): letters, digits, '_' and '-' in each component, at most "
+                             f"{MAX_ID_LENGTH} characters (it names the claim's files)")
         object.__setattr__(self, "prefix", check_prefix(self.id, self.prefix))
         object.__setattr__(self, "readings", tuple(self.readings))
         names = ["literal"]
+        slugs = {slug("literal"): "literal"}
         for reading in self.readings:
             if not isinstance(reading, Reading):
                 raise ClaimError(f"claim {self.id}: readings take theorems.Reading(...), got {type(reading).__name__}")
             if reading.name in names:
                 raise ClaimError(f"claim {self.id}: two readings are named {reading.name!r}")
+            if slug(reading.name) in slugs:  # a reading's witness file is <id>@<slug>.json: one file per reading
+                raise ClaimError(f"claim {self.id}: readings {slugs[slug(reading.name)]!r} and {reading.name!r} have "
+                                 f"the same file name part {slug(reading.name)!r}: rename one")
             names.append(reading.name)
+            slugs[slug(reading.name)] = reading.name
             wrong = sorted(set(reading.overrides()) - set(self.reading_fields()))
             if wrong:
                 raise ClaimError(f"claim {self.id}: reading {reading.name!r} overrides {', '.join(wrong)}, which a "

@@ -22,21 +22,20 @@ from sympy.printing.pycode import MpmathPrinter, PythonCodePrinter
 
 from numerics.backend import Backend
 from numerics.enclosure import Enclosure
+from numerics.operations import statement_function, statement_operations
 from theorems.engine.claim import Part
-from theorems.engine.tolerance import tolerance
+from theorems.engine.rules.compare import certain_margin, extended_margin, strict_margin, tolerance
 
 _BASE_MODULE = {"float64": "numpy", "mpmath": "mpmath", "torch": "math"}
 
 
 
 def backend_functions(xp: Backend) -> dict[str, Callable[..., Any]]:
-    """The sympy function names a statement may print, implemented by backend ``xp``."""
-    return {
-        "log": xp.log, "exp": xp.exp, "sqrt": xp.sqrt, "log1p": xp.log1p, "Abs": xp.abs,
-        "Max": lambda *a: functools.reduce(xp.maximum, a), "Min": lambda *a: functools.reduce(xp.minimum, a),
-        "harmonic": xp.harmonic, "binomial": xp.binomial, "polygamma": xp.polygamma,
-        "_finite_sum": lambda term, lo, hi: _finite_sum(xp, term, lo, hi),
-    }
+    """The sympy function names a statement may print (the statement rows of the backend's operation table,
+    numerics.operations), implemented by backend ``xp``, and the loop a finite Sum prints."""
+    functions = {op.sympy: statement_function(op, getattr(xp, op.name)) for op in statement_operations(xp.operations)}
+    functions["_finite_sum"] = lambda term, lo, hi: _finite_sum(xp, term, lo, hi)
+    return functions
 
 
 def _finite_sum(xp: Backend, term: Callable[[Any], Any], lo: Any, hi: Any) -> Any:
@@ -124,21 +123,6 @@ def value_kind(value: Any) -> str | None:
     if math.isnan(f):
         return "NaN"
     return None if math.isfinite(f) else ("+inf" if f > 0 else "-inf")
-
-
-_EXTENDED = {None: 0.0, "+inf": math.inf, "-inf": -math.inf}
-
-
-def extended_margin(part: Part, lhs_kind: str | None, rhs_kind: str | None) -> float:
-    """The margin of a part with an infinite side, decided exactly in the extended reals: +inf when
-    the relation is violated, -inf when it holds (a finite side sits between -inf and +inf)."""
-    lhs, rhs = _EXTENDED[lhs_kind], _EXTENDED[rhs_kind]
-    if part.is_identity:
-        holds = lhs == rhs and lhs_kind is not None  # inf = inf; a finite side never equals inf
-    else:
-        small, large = (lhs, rhs) if part.canonical is part.relation else (rhs, lhs)
-        holds = small < large if part.is_strict else small <= large
-    return -math.inf if holds else math.inf
 
 
 SCORE_CAP = 10.0  # |normalized margin| of a finite violation is below 2: an infinite one scores above it
@@ -236,10 +220,10 @@ def evaluate_parts(parts: list[Part], values: dict[sympy.Symbol, Any], xp: Backe
         if undefined is not None:
             margin_f = math.nan
         tol = tolerance(_real(lhs, xp), _real(rhs, xp))
-        if part.is_strict:  # "a < b" must hold by more than the tolerance: shift the margin by 2 tol
-            corners = [(c[0] + 2 * tol, c[1], c[2]) for c in corners]
-            margin_f += 2 * tol
-        certain = math.nan if undefined is not None else min(c[0] for c in corners)
+        if part.is_strict:  # "a < b" must hold by more than the tolerance (compare.strict)
+            corners = [(strict_margin(c[0], tol), c[1], c[2]) for c in corners]
+            margin_f = strict_margin(margin_f, tol)
+        certain = math.nan if undefined is not None else certain_margin(c[0] for c in corners)
         out.append(PartValue(part, lhs, rhs, margin_f, tol, certain_margin=certain,
                              bracketed=len(corners) > 1, undefined=undefined))
     return out

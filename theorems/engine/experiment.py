@@ -16,19 +16,69 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from theorems.engine.figures import save_figure, subplots
+from theorems.engine.measure import AllOf, Comparison, worst_element
 from theorems.engine.verdict import Verdict
+
+MIN_SEEDS = 5  # an experiment verdict is read over at least this many seeds (theorems.engine.rules.experiment)
+
+
+def outcome(value: Any, where: str, allow_none: bool = True) -> "bool | None | Comparison | AllOf":
+    """A run's outcome as an experiment may report it: a Comparison relation (or AllOf), an exact fact (a bool;
+    numpy's bool is taken as one), or None when the run cannot tell. Anything else -- a NaN, a string, a number
+    -- is refused, naming where: the engine, not the plugin, turns numbers into outcomes."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, (Comparison, AllOf, bool)):
+        return value
+    if isinstance(value, np.bool_):
+        return bool(value)
+    raise ValueError(f"{where}: an outcome must be True, False, None or a Comparison (theorems.at_most, "
+                     f"...), not {type(value).__name__} {value!r}")
+
+
+def outcome_json(value: Any) -> Any:
+    """A run's outcome as JSON: a bool or None as itself, a measured relation with its numbers."""
+    if isinstance(value, Comparison):
+        lhs, rhs, count = worst_element(value)
+        out = {"lhs": _plain(lhs), "relation": value.relation, "rhs": _plain(rhs), "error": value.error,
+               "what": value.what}
+        return out if count == 1 else {**out, "elements": count, "shown": "the pair closest to violating it"}
+    if isinstance(value, AllOf):
+        return {"all_of": [outcome_json(v) for v in value.items]}
+    return value
+
+
+def _plain(v: Any) -> Any:
+    """A JSON number (a non-finite one as its name), or the value's text."""
+    if isinstance(v, (bool, str)) or v is None:
+        return v
+    if isinstance(v, int):
+        return v
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return str(v)
+    return f if math.isfinite(f) else str(f)
 
 
 @dataclass(frozen=True)
 class RegimeCheck:
-    """One condition of a theorem's regime, measured on the run: ``holds`` decides whether the
-    run counts as evidence at all."""
+    """One condition of a theorem's regime, measured on the run: whether it holds decides whether the run
+    counts as evidence at all. ``holds`` is the measured relation (:class:`~theorems.engine.measure.Comparison`,
+    decided by the engine with its tolerance) or an exact fact (a bool)."""
 
     name: str
     text: str  # the condition as the paper states or needs it
     value: Any  # what was measured
     required: str  # the threshold, in words
-    holds: bool
+    holds: "bool | Comparison | AllOf"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "holds", outcome(self.holds, f"RegimeCheck {self.name!r}", allow_none=False))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "text": self.text, "value": _plain(self.value), "required": self.required,
+                "holds": outcome_json(self.holds)}
 
     def describe(self) -> str:
         value = f"{self.value:.4g}" if isinstance(self.value, float) else str(self.value)
@@ -37,10 +87,11 @@ class RegimeCheck:
 
 @dataclass(frozen=True)
 class Observation:
-    """One configuration of an experiment, measured -- never judged: whether the property the claim
-    predicts held on each seed's run (``holds``: True, False, or None when the run cannot tell), and
-    on the run's own initialization or a trivial baseline (``at_init``; None where there is none), so
-    that the engine can tell evidence from a property the untrained model already has.
+    """One configuration of an experiment, measured -- never judged: what the property the claim predicts
+    measured on each seed's run (``holds``: a :class:`~theorems.engine.measure.Comparison` the engine
+    decides with its tolerance, an exact fact as a bool, or None when the run cannot tell), and on the run's
+    own initialization or a trivial baseline (``at_init``, likewise; None where there is none), so that the
+    engine can tell evidence from a property the untrained model already has.
 
     ``config`` is the setting (JSON values: the model, the free parameters); ``seeds`` the seed of each
     entry of ``holds`` (empty for a deterministic computation, which has one entry); ``regime`` the
@@ -61,21 +112,28 @@ class Observation:
     weak: str = ""
 
     def __post_init__(self) -> None:
+        where = f"Observation {self.config}"
+        if not isinstance(self.holds, (tuple, list)):
+            raise ValueError(f"{where}: holds must be a tuple with one outcome per run, not {type(self.holds).__name__}")
+        object.__setattr__(self, "holds", tuple(outcome(h, where) for h in self.holds))
+        if isinstance(self.at_init, (tuple, list)):
+            object.__setattr__(self, "at_init", tuple(outcome(h, f"{where} at_init") for h in self.at_init))
+        else:
+            object.__setattr__(self, "at_init", outcome(self.at_init, f"{where} at_init"))
         if self.seeds and len(self.seeds) != len(self.holds):
-            raise ValueError(f"Observation {self.config}: {len(self.holds)} outcomes for {len(self.seeds)} seeds")
+            raise ValueError(f"{where}: {len(self.holds)} outcomes for {len(self.seeds)} seeds")
+        if len(set(self.seeds)) != len(self.seeds):
+            raise ValueError(f"{where}: the seeds {list(self.seeds)} repeat -- one run read twice is not two runs")
         if self.part not in ("main", "universal"):
-            raise ValueError(f"Observation {self.config}: part={self.part!r} must be 'main' or 'universal'")
-
-    @property
-    def init_holds(self) -> bool:
-        """Whether the property already held at initialization: on any seed where ``at_init`` is per seed (the
-        conservative reading: one untrained run that has it makes the configuration uninformative)."""
-        if isinstance(self.at_init, tuple):
-            return any(bool(v) for v in self.at_init)
-        return bool(self.at_init)
+            raise ValueError(f"{where}: part={self.part!r} must be 'main' or 'universal'")
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        d["holds"] = [outcome_json(h) for h in self.holds]
+        d["at_init"] = ([outcome_json(h) for h in self.at_init] if isinstance(self.at_init, tuple)
+                        else outcome_json(self.at_init))
+        d["regime"] = [r.to_json() for r in self.regime]
+        return d
 
 
 @dataclass(frozen=True)
@@ -132,14 +190,10 @@ class ExperimentOutcome:
         return {
             "statistic": self.statistic, "value": self.value, "effect_size": self.effect_size,
             "interval": list(self.interval), "seeds": list(self.seeds), "parameters": self.parameters,
-            "interval_note": self.interval_note, "regime": [asdict(r) for r in self.regime],
+            "interval_note": self.interval_note, "regime": [r.to_json() for r in self.regime],
             "observations": [o.to_json() for o in self.observations], "growth": [g.to_json() for g in self.growth],
             "certificates": [c.to_json() for c in self.certificates],
         }
-
-    @property
-    def out_of_regime(self) -> list[RegimeCheck]:
-        return [r for r in self.regime if not r.holds]
 
     def summary(self) -> str:
         """One line for the report's reason column."""

@@ -16,6 +16,7 @@ import numpy as np
 from numerics.backend import FLOAT, mp_backend, torch_backend
 from numerics.enclosure import Enclosure
 from numerics.errors import PrecisionUnavailable
+from numerics.seeds import Stream
 from theorems.engine.family import SubjectFamily
 from theorems.engine.search import admissible, sample_subjects
 
@@ -72,13 +73,14 @@ def check_family(family: SubjectFamily, draws: int = 3, seed: int = 0,
     if claims:
         symbols = [sym for sym in symbols if users[sym]]
     rows = {s: FamilyCheckRow(family.name, s.name) for s in symbols}
-    subjects = sample_subjects(family, draws * (EXTRA_DRAWS if claims else 1), seed)
+    stream = Stream(seed, f"check-family/{family.name}")  # the one seed rule (numerics.seeds)
+    subjects = sample_subjects(family, draws * (EXTRA_DRAWS if claims else 1), stream.seed(0))
     if not subjects:
         for row in rows.values():
             row.status = {b: "n/a (no subject could be drawn)" for b in BACKENDS}
         return list(rows.values())
     adversarial = bool(getattr(family, "differentiable", ())) and (
-        family.strategy() is not None or family.random_start(np.random.default_rng(seed)) is not None)
+        family.strategy() is not None or family.random_start(np.random.default_rng(stream.seed(1))) is not None)
     mp = mp_backend(30)
     done = {sym: 0 for sym in symbols}
     for subject in subjects:

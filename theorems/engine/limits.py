@@ -14,9 +14,15 @@ import contextlib
 import os
 import signal
 import threading
+import time
 import traceback
 from pathlib import Path
 from typing import Any, Iterator
+
+
+#: a claim's time limit when none is given (``clcheck audit --claim-timeout``, ``pytest --theorems-timeout``): far
+#: beyond any shipped claim's time (the slowest, about a minute warm), and a hung quantity still ends
+DEFAULT_CLAIM_SECONDS = 3600.0
 
 
 class TimeLimitExceeded(BaseException):
@@ -57,10 +63,17 @@ def frame_location(frame: Any) -> str:
 def time_limit(seconds: float | None, what: str) -> Iterator[None]:
     """Raise :class:`TimeLimitExceeded` ("<what>'s time limit of N s passed") after ``seconds`` of wall
     clock, naming where the code was. Main thread only (elsewhere there is no limit: a caller that
-    needs one enforces it from outside, as the audit's worker pool does)."""
+    needs one enforces it from outside, as the audit's worker pool does). Limits nest: inside an outer
+    limit that passes first, the outer one stays in charge; otherwise the inner one runs and the outer
+    one is re-armed with what is left of it when the block ends."""
     if not seconds or threading.current_thread() is not threading.main_thread():
         yield
         return
+    outer, _ = signal.getitimer(signal.ITIMER_REAL)
+    if outer and outer <= seconds:  # the enclosing limit passes first: it decides
+        yield
+        return
+    started = time.monotonic()
 
     def expire(signum: int, frame: Any) -> None:
         raise TimeLimitExceeded(f"{what}'s time limit of {seconds:g} s passed", frame_location(frame))
@@ -72,6 +85,8 @@ def time_limit(seconds: float | None, what: str) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if outer:  # re-arm the enclosing limit with what is left of it (at once if nothing is)
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - started), 1e-3))
 
 
 @contextlib.contextmanager

@@ -161,13 +161,3 @@ def slug(name: str) -> str:
     """A reading's name as a file-name part: lower case, words joined by '-'."""
     out = "".join(ch.lower() if ch.isalnum() else "-" for ch in name)
     return "-".join(w for w in out.split("-") if w)[:48] or "reading"
-
-
-#: the verdicts that say the statement holds, fails or cannot bind: readings disagree when they fall in
-#: two of these classes (an undecided reading disagrees with nothing)
-OUTCOME = {"proved": "holds", "consistent": "holds", "refuted": "fails", "vacuous": "vacuous"}
-
-
-def disagree(verdicts: Sequence[str]) -> bool:
-    """Whether decided readings give different outcomes (holds / fails / vacuous)."""
-    return len({OUTCOME[v] for v in verdicts if v in OUTCOME}) > 1

@@ -1,5 +1,5 @@
 """Evaluate a claim on one subject: the float64 screen, the high-precision confirmation, and
-the bookkeeping over every subject a check tries (see :mod:`theorems.engine.tolerance`)."""
+the bookkeeping over every subject a check tries (see :mod:`theorems.engine.rules.compare`)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ from numerics.backend import FLOAT, mp_backend
 from numerics.errors import PrecisionUnavailable
 from theorems.engine.claim import Part, StatementClaim
 from theorems.engine.evaluate import PartValue, applicable_parts, evaluate_parts, needed_symbols
-from theorems.engine.informative import bound_value, trivial_reason
+from theorems.engine.rules.informative import bound_value, trivial_reason
 from theorems.engine.errors import UndefinedValue
-from theorems.engine.tolerance import CONFIRM_DPS, is_candidate, is_violation, same_margin
+from theorems.engine.rules.compare import (CONFIRM_DPS, CONFIRMED, FINER, HOLDS, confirmation, is_candidate, is_violation,
+                                           same_margin)
 from theorems.engine.verdict import PartStats
 from theorems.engine.family import SubjectFamily
 
@@ -112,20 +113,17 @@ def stabilize(claim: StatementClaim, result: Probe) -> None:
     same infinity at every precision up to MAX_DPS. A violation that never stabilizes is not a
     counterexample.
     """
-    dps = result.dps
     parts = [v.part for v in result.confirmed]
-    stable = infinite = False
-    while dps * 2 <= MAX_DPS:
-        finer = evaluate(claim, result.family, result.subject, dps=dps * 2, parts=parts)
-        _refuse_undefined(finer, result.family, result.subject, f"mpmath at {dps * 2} digits")
-        stable = all(same_margin(a.margin, b.margin, a.tol)
-                     for a, b in zip(result.confirmed, finer) if is_violation(a.certain_margin, a.tol))
-        infinite = any(math.isinf(b.margin) for b in finer if is_violation(b.certain_margin, b.tol))
-        result.confirmed, result.dps = finer, dps * 2
-        if not result.violated or (stable and not infinite):
+    while result.dps * 2 <= MAX_DPS:
+        dps = result.dps * 2
+        finer = evaluate(claim, result.family, result.subject, dps=dps, parts=parts)
+        _refuse_undefined(finer, result.family, result.subject, f"mpmath at {dps} digits")
+        state = confirmation(result.confirmed, finer, last=dps * 2 > MAX_DPS)
+        result.confirmed, result.dps = finer, dps
+        if state != FINER:
+            result.unstable = state not in (CONFIRMED, HOLDS)
             return
-        dps *= 2
-    result.unstable = not (stable and infinite)  # an infinity that held at every precision is confirmed
+    result.unstable = True  # (unreachable: the last doubling always decides)
 
 
 @dataclass

@@ -31,7 +31,8 @@ from theorems.engine.errors import ClaimError
 from theorems.engine.proof import CHAIN, PAGE, ClaimRef, NamedResult, Proof, Step, StepStatus
 from theorems.engine import registry
 from theorems.engine.registry import get
-from theorems.engine.verdict import ClaimResult, PartStatus, Verdict
+from theorems.engine.rules import proof as rule
+from theorems.engine.verdict import ClaimResult, PartStatus
 
 _UP = (sympy.LessThan, sympy.StrictLessThan)
 _DOWN = (sympy.GreaterThan, sympy.StrictGreaterThan)
@@ -93,7 +94,7 @@ class ProofResult:
     @property
     def all_certified(self) -> bool:
         """Every step certified, or resting on a cited theorem or an unproved named result (see ``modulo``)."""
-        return all(s.status in (StepStatus.CERTIFIED, StepStatus.ASSUMPTION, StepStatus.NAMED) for s in self.steps)
+        return rule.chain_certified([s.status for s in self.steps])
 
     @property
     def modulo(self) -> list[str]:
@@ -188,9 +189,10 @@ def compose(proof: Proof, claim: StatementClaim, conclude_ok: bool | None = None
 def _cited_status(step: Step, claim: StatementClaim) -> tuple[StepStatus, str]:
     provided = {a.name for a in claim.assumptions}
     missing = [f"{need} (from {name!r})" for need, name in step.cited.needs.items() if name not in provided]
+    status = rule.cited_status(missing)
     if missing:
-        return StepStatus.UNCHECKED, f"the claim's hypotheses do not provide what {step.cited.name} needs: {missing}"
-    return StepStatus.ASSUMPTION, f"assumed: {step.cited.name} -- {step.cited.statement}"
+        return status, f"the claim's hypotheses do not provide what {step.cited.name} needs: {missing}"
+    return status, f"assumed: {step.cited.name} -- {step.cited.statement}"
 
 
 def certify_step(step: Step, claim: StatementClaim) -> tuple[StepStatus, str, list[Certificate]]:
@@ -199,19 +201,20 @@ def certify_step(step: Step, claim: StatementClaim) -> tuple[StepStatus, str, li
     if step.cited is not None:
         return _cited_status(step, claim)[0], "cited theorem", []
     certs = [timed(c) for c in step.certificates]
-    if certs and all(c.ok and c.complete for c in certs):
-        resting = sorted({m for c in certs for m in c.modulo})
-        if resting:
-            return StepStatus.NAMED, NAMED_PREFIX + ", ".join(resting), certs
-        return StepStatus.CERTIFIED, " + ".join(sorted({c.method for c in certs})), certs
+    status = rule.certificates_status(certs)
+    if status == StepStatus.NAMED:
+        return status, NAMED_PREFIX + ", ".join(sorted({m for c in certs for m in c.modulo})), certs
+    if status == StepStatus.CERTIFIED:
+        return status, " + ".join(sorted({c.method for c in certs})), certs
     if step.named is not None:
         checks = [timed(fn) for fn in step.named.checks.values()]
         certs += checks
-        if all(c.ok for c in checks):
-            proof = named_result_proof(step.named.result)
-            if proof is not None and proof.ok and proof.complete and not proof.modulo and all(c.complete for c in checks):
-                return StepStatus.CERTIFIED, f"{step.named.result.name}, proved: {proof.method}", [*certs, proof]
-            return StepStatus.NAMED, NAMED_PREFIX + step.named.result.name, certs
+        proof = named_result_proof(step.named.result)
+        status = rule.named_status(checks, proof)
+        if status == StepStatus.CERTIFIED:
+            return status, f"{step.named.result.name}, proved: {proof.method}", [*certs, proof]
+        if status == StepStatus.NAMED:
+            return status, NAMED_PREFIX + step.named.result.name, certs
     return StepStatus.UNCHECKED, "", certs
 
 
@@ -255,18 +258,11 @@ def certify_steps(proof: Proof, claim: StatementClaim) -> ProofResult:
 # -- proof pages: each tagged step from the checks its tag names -----------------------------------------
 STEP_KINDS = ("certified", "named-result", "assumption", "tested", "refuted", "slip", "unchecked")
 PAGE_NOTE = "no chain of relations encoded: each step is checked by the claims its page tag names"
-# a step checked by one part of a claim: a finite-range certificate is not a proof of the step, nor is a part
-# evaluated on uninformative subjects only a check of it
-_PART_STEP = {PartStatus.CERTIFIED: StepStatus.CERTIFIED, PartStatus.CERTIFIED_ON_RANGE: StepStatus.TESTED,
-              PartStatus.TESTED: StepStatus.TESTED, PartStatus.TRIVIAL: StepStatus.UNCHECKED,
-              PartStatus.REFUTED: StepStatus.REFUTED, PartStatus.UNCHECKED: StepStatus.UNCHECKED}
-_VERDICT_STEP = {Verdict.PROVED: StepStatus.CERTIFIED, Verdict.CONSISTENT: StepStatus.TESTED,
-                 Verdict.REFUTED: StepStatus.REFUTED}
 
 
 def verdict_status(result: ClaimResult | None) -> StepStatus:
-    """What a claim's verdict says of a step (or of a node of the dependency graph) it checks."""
-    return StepStatus.UNCHECKED if result is None else _VERDICT_STEP.get(result.verdict, StepStatus.UNCHECKED)
+    """What a claim's verdict says of a step (or of a node of the dependency graph) it checks (proof.verdict_step)."""
+    return rule.verdict_step(None if result is None else result.verdict)
 
 
 def ref_status(claim_id: str, part: str | None, results: Mapping[str, ClaimResult]) -> StepStatus:
@@ -279,23 +275,10 @@ def ref_status(claim_id: str, part: str | None, results: Mapping[str, ClaimResul
     status = result.part_status.get(part)
     if status is None:
         raise KeyError(f"{claim_id} has no part labelled {part!r}: fix the tag in its proof page")
-    return _PART_STEP[PartStatus(status)]
+    return rule.part_step(PartStatus(status))
 
 
-def combine(statuses: list[StepStatus]) -> StepStatus:
-    """refuted if any check refutes; certified if all certify; named-result if all certify or are
-    named results with checked hypotheses; tested if any tests or certifies; else unchecked."""
-    if not statuses:
-        return StepStatus.UNCHECKED
-    if StepStatus.REFUTED in statuses:
-        return StepStatus.REFUTED
-    if all(s == StepStatus.CERTIFIED for s in statuses):
-        return StepStatus.CERTIFIED
-    if all(s in (StepStatus.CERTIFIED, StepStatus.NAMED) for s in statuses):
-        return StepStatus.NAMED
-    if any(s in (StepStatus.TESTED, StepStatus.CERTIFIED, StepStatus.NAMED) for s in statuses):
-        return StepStatus.TESTED
-    return StepStatus.UNCHECKED
+combine = rule.combine  # several checks of one step (proof.combine)
 
 
 _KEYED: dict[tuple[str, str], tuple[StepStatus, dict[str, Any]]] = {}  # (kind, key) -> its check, once per process
@@ -309,11 +292,9 @@ def named_check(key: str) -> tuple[StepStatus, dict[str, Any]]:
         if instance is None:
             raise KeyError(f"no named-result instance registered as {key!r}: fix the tag in its proof page")
         certs = {h: timed(fn) for h, fn in instance.checks.items()}
-        status = StepStatus.NAMED if all(c.ok for c in certs.values()) else StepStatus.UNCHECKED
         proof = named_result_proof(instance.result)
         proved = proof is not None and proof.ok and proof.complete and not proof.modulo
-        if status == StepStatus.NAMED and proved and all(c.complete for c in certs.values()):
-            status = StepStatus.CERTIFIED
+        status = rule.named_status(list(certs.values()), proof)
         _KEYED[("named", key)] = (status, {
             "named": key, "result": instance.result.name, "statement": instance.result.statement,
             "status": status.value, "result_proved": proved,
@@ -331,9 +312,7 @@ def certificate_check(key: str) -> tuple[StepStatus, dict[str, Any]]:
         if fn is None:
             raise KeyError(f"no step certificate registered as {key!r}: fix the tag in its proof page")
         c = timed(fn)
-        status = (StepStatus.CERTIFIED if c.complete else StepStatus.TESTED) if c.ok else StepStatus.UNCHECKED
-        if status == StepStatus.CERTIFIED and c.modulo:
-            status = StepStatus.NAMED  # proved, resting on named results it does not prove
+        status = rule.certificate_status(c)
         _KEYED[("cert", key)] = (status, {"cert": key, "status": status.value, "method": c.method,
                                           "statement": c.statement, "domain": c.domain, "ok": c.ok,
                                           "complete": c.complete, "modulo": list(c.modulo)})
@@ -450,7 +429,7 @@ def check_page(proof: Proof, results: Mapping[str, ClaimResult]) -> ProofResult:
                       assumptions=[s.note for s in steps if s.status == StepStatus.ASSUMPTION],
                       source=PAGE, instead=proof.instead)
     result = results.get(proof.claim)
-    if result is not None and result.verdict == Verdict.REFUTED:
+    if result is not None and rule.is_refuted(result.verdict):
         if proof.not_printed:
             out.broken_step = {"index": None, "not_printed": proof.instead}
         else:

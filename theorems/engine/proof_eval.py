@@ -13,7 +13,8 @@ from theorems.engine.errors import ClaimError, WitnessError
 from theorems.engine.probe import probe
 from theorems.engine.proof import Proof, Step, StepStatus
 from theorems.engine.proof_check import ProofResult, certify_steps, compose
-from theorems.engine.verdict import ClaimResult, Verdict
+from theorems.engine.rules import proof as rule
+from theorems.engine.verdict import ClaimResult
 from theorems.engine.witness import witness_subject
 
 
@@ -69,7 +70,7 @@ def check_proof(proof: Proof, claim: StatementClaim, claim_result: ClaimResult, 
         res.numeric = {"verdict": numeric.verdict.value, "examples": numeric.examples + numeric.adversarial_examples,
                        "nontrivial_examples": numeric.nontrivial_examples,
                        "min_slack": numeric.informative_min_slack, "reason": numeric.reason}
-        violated = numeric.verdict == Verdict.REFUTED
+        violated = rule.is_refuted(numeric.verdict)
         for role, data in witnesses.items():
             margin, fails, why = _margin_on(sc, data, claim)
             if margin is not None:
@@ -79,14 +80,12 @@ def check_proof(proof: Proof, claim: StatementClaim, claim_result: ClaimResult, 
                     violated = True
             elif why:
                 res.note = (res.note + "; " if res.note else "") + f"{role}: {why}"
-        if violated:
-            res.status = StepStatus.REFUTED
-            res.method = res.method or "numeric"
-        elif res.status == StepStatus.UNCHECKED and numeric.verdict in (Verdict.CONSISTENT, Verdict.PROVED):
-            res.status, res.method = StepStatus.TESTED, "numeric"
+        status = rule.numeric_step(res.status, violated, numeric.verdict)
+        if status != res.status:
+            res.status, res.method = status, (res.method or "numeric") if violated else "numeric"
         elif res.status == StepStatus.UNCHECKED:
             res.note = (res.note + "; " if res.note else "") + f"numeric check: {numeric.verdict.value} ({numeric.reason})"
-    if claim_result.verdict == Verdict.REFUTED:
+    if rule.is_refuted(claim_result.verdict):
         result.broken_step = _first_failing(result)
     else:
         result.wrong_steps = [r.number for r in result.steps if r.status == StepStatus.REFUTED]

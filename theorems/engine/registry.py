@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import importlib
-import math
 import os
 from dataclasses import dataclass, field, replace
 from importlib.metadata import entry_points
@@ -37,8 +37,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from theorems.engine.claim import AnyClaim, ClaimBase, DefinitionClaim, Kind, Source, UnencodableClaim, numbered_id
+from numerics import env
 from theorems.engine.errors import ClaimError, PluginError, UnknownClaim
-from theorems.engine.limits import TimeLimitExceeded, time_limit
+from theorems.engine.limits import Interrupted, TimeLimitExceeded, ctrl_c_is_interrupted, time_limit
 
 ENTRY_POINT_GROUP = "clcheck.claims"
 PLUGINS_VARIABLE = "CLCHECK_PLUGINS"
@@ -126,6 +127,7 @@ class Registry:
         if existing is not None and existing is not claim:
             raise ClaimError(f"claim id {claim.id!r} is already registered ({existing.source})")
         self._check_name(claim.paper, f"claim {claim.id!r}")
+        self._check_owner(claim.paper, f"claim {claim.id!r}")
         self.claims[claim.id] = claim
         self.origins[claim.id] = self._plugin_module()
         return claim
@@ -153,6 +155,21 @@ class Registry:
     def _plugin_module(self) -> str:
         return _split(self.loading[-1][0])[0] if self.loading else ""
 
+    def _check_owner(self, prefix: str, what: str) -> None:
+        """A plugin adds claims only under a prefix that is its own: not one another plugin module declared, nor
+        the name of another installed plugin's entry point (a ``CLCHECK_PLUGINS`` module cannot add merad.*)."""
+        module = self._plugin_module()
+        if not module:
+            return
+        declared = self.papers_.get(prefix)
+        if declared is not None and declared.module and declared.module != module:
+            raise ClaimError(f"plugin {module!r} registers {what} under the prefix {prefix!r}, which the plugin "
+                             f"{declared.module!r} declares: a plugin registers only under its own prefix")
+        owner = _entry_point_owner(prefix)
+        if owner is not None and _split(owner)[0] != module:
+            raise ClaimError(f"plugin {module!r} registers {what} under the prefix {prefix!r}, the name of the "
+                             f"installed plugin {owner!r}: a plugin registers only under its own prefix")
+
     def _check_name(self, prefix: str, what: str) -> None:
         """An entry point named X adds only paper X's claims (what lets a selection skip the rest)."""
         if self.loading and self.loading[-1][1] is not None and self.loading[-1][1] != prefix:
@@ -170,17 +187,22 @@ class Registry:
         self.loaded.add(spec)
         self.loading.append((spec, entry_point))
         try:
-            with time_limit(seconds, f"importing plugin {module!r}"):
+            with ctrl_c_is_interrupted(), time_limit(seconds, f"importing plugin {module!r}"):
                 target = getattr(importlib.import_module(module), function, None)
                 if not callable(target):
                     raise PluginError(f"plugin module {module!r} has no function {function}(registry): a plugin "
                                       "declares its paper and claims in one (see the README, Adding a paper)")
                 target(self)
-        except (ClaimError, PluginError):
+        except (ClaimError, PluginError, Interrupted):
             raise
         except TimeLimitExceeded as exc:
             raise PluginError(f"plugin module {module!r} did not finish importing within {seconds:g} s "
                               f"(it was at {exc.where})") from None
+        except SystemExit as exc:  # sys.exit or argparse at import or in register(): never the command's own exit
+            raise PluginError(f"plugin {spec!r} called sys.exit({exc.code!r}) while loading: a plugin declares its "
+                              "paper and claims, it never ends the command") from None
+        except KeyboardInterrupt:  # raised by the plugin's code (a real Ctrl-C is Interrupted, above)
+            raise PluginError(f"plugin {spec!r} raised KeyboardInterrupt while loading") from None
         except Exception as exc:
             raise PluginError(f"plugin module {module!r} could not be imported: {type(exc).__name__}: {exc}") from exc
         finally:
@@ -354,6 +376,17 @@ def plugin_specs(prefixes: Iterable[str] | None) -> dict[str, str | None]:
     return names
 
 
+def _entry_point_owner(prefix: str) -> str | None:
+    """The plugin spec of the installed entry point named ``prefix`` (None: no entry point has that name)."""
+    return _entry_point_names().get(prefix)
+
+
+@functools.lru_cache(maxsize=1)
+def _entry_point_names() -> dict[str, str]:
+    """Entry-point name -> plugin spec, read once per process (listing them costs about 6 ms)."""
+    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
 def registered_plugins() -> dict[str, str | None]:
     """Every plugin module this installation knows -- the ``clcheck.claims`` entry points and the
     ``CLCHECK_PLUGINS`` plugins -- with its entry-point name. Nothing is imported: a data file (a witness)
@@ -401,12 +434,7 @@ def import_time_limit(seconds: float | None) -> Iterator[None]:
 def _import_seconds() -> float:
     if _IMPORT_LIMIT:
         return _IMPORT_LIMIT[-1]
-    try:
-        value = float(os.environ.get("CLCHECK_IMPORT_TIMEOUT") or IMPORT_SECONDS)
-    except ValueError:
-        raise PluginError(f"CLCHECK_IMPORT_TIMEOUT={os.environ['CLCHECK_IMPORT_TIMEOUT']!r} is not a number of "
-                          "seconds") from None
-    return value if math.isfinite(value) and value > 0 else IMPORT_SECONDS
+    return env.seconds("CLCHECK_IMPORT_TIMEOUT", IMPORT_SECONDS)
 
 
 # -- reading the current registry (the engine's, the commands' and the tests' one way in) -----------------

@@ -17,11 +17,12 @@ from hypothesis.errors import Flaky, Unsatisfiable
 try:  # Hypothesis 6.131 on draws literals from the source of local modules (see seed_only_draws)
     from hypothesis.internal.conjecture import providers
     from hypothesis.internal.constants_ast import Constants
-except ImportError:  # an older Hypothesis (the dependency is >= 6.100): nothing to pin
+except ImportError:  # a Hypothesis without them: nothing to pin (tests/test_hypothesis_pin.py says if that changes)
     providers = Constants = None
 
 from numerics.backend import torch_backend
 from numerics.errors import AssumptionError
+from numerics.seeds import Stream
 from theorems.engine.budget import Budget
 from theorems.engine.claim import StatementClaim
 from theorems.engine.evaluate import applicable_parts, needed_symbols, torch_margin
@@ -52,7 +53,17 @@ def seed_only_draws() -> Iterator[None]:
     would then depend on what else its process ran: the same seed gave a claim other draws after
     another paper's claim had run in the same worker, so a parallel audit, ``--paper`` or
     ``pytest -m theorems`` could report other examples than ``--jobs 1``. Inside this context that
-    pool is empty (and nothing is written to the working directory)."""
+    pool is empty (and nothing is written to the working directory).
+
+    The one use of Hypothesis's private internals in clcheck, kept because nothing public empties the
+    pool (Hypothesis 6.170): no setting or environment variable turns it off, and the documented
+    extension point -- a PrimitiveProvider registered in AVAILABLE_PROVIDERS and chosen with
+    ``settings(backend=...)`` -- replaces the provider only for fresh generation: the engine shrinks
+    and replays with its own HypothesisProvider (whose random fill-ins read the pool), and for any
+    backend but "hypothesis" it also drops mutation and the target phase this search relies on. So
+    pyproject.toml pins Hypothesis to the tested range, and tests/test_hypothesis_pin.py fails when
+    the installed version leaves it or the behaviour patched here changes (Hypothesis stops drawing
+    local literals, or this no longer stops it)."""
     if providers is None:  # a Hypothesis without source constants: nothing to pin
         yield
         return
@@ -67,12 +78,12 @@ def seed_only_draws() -> Iterator[None]:
         providers.CONSTANTS_CACHE.cache.clear()
 
 
-def random_search(claim: StatementClaim, family: SubjectFamily, examples: int, seed: int,
+def random_search(claim: StatementClaim, family: SubjectFamily, examples: int, stream: Stream,
                   tracker: Tracker) -> None:
-    """``examples`` seeded hypothesis draws; the first confirmed violation is shrunk by hypothesis."""
+    """``examples`` hypothesis draws seeded from ``stream``; the first confirmed violation is shrunk by hypothesis."""
     state = {"shrinking": False}
 
-    @hypothesis_seed(seed)
+    @hypothesis_seed(stream.seed(0))
     @settings(max_examples=examples, database=None, deadline=None, derandomize=False,
               suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
               phases=(Phase.generate, Phase.target, Phase.shrink), print_blob=False,
@@ -131,25 +142,41 @@ def exhaustive_search(claim: StatementClaim, family: SubjectFamily, quick: bool,
     for subject in family.exhaustive(quick=quick):
         if admissible(claim, family, subject):
             tracker.record(tracker.probe(family, subject, found_by="exhaustive"))
+        else:
+            tracker.rejected += 1
 
 
-def adversarial_starts(family: SubjectFamily, n: int, seed: int) -> list[Any]:
+def adversarial_starts(family: SubjectFamily, n: int, stream: Stream) -> list[Any]:
     """Where the adversary starts: draws of the family's own seeded strategy -- the one sampler the random
     search uses too -- taken from the later draws of a seeded run (Hypothesis draws its simplest examples
     first) and chosen with the seed; a family without a strategy starts from its ``random_start``."""
-    first = family.random_start(np.random.default_rng([seed, 0]))
+    first = family.random_start(np.random.default_rng(stream.seed(0)))
     if first is not None:  # a family with a sampler of its own
-        return [first] + [family.random_start(np.random.default_rng([seed, i])) for i in range(1, n)]
+        return [first] + [family.random_start(np.random.default_rng(stream.seed(i))) for i in range(1, n)]
     if family.strategy() is None:
         return []
-    draws = sample_subjects(family, 4 * n + 8, seed)
-    later = draws[len(draws) // 4:] or draws
-    rng = np.random.default_rng([seed, 1])
+    draws = sample_subjects(family, 4 * n + 8, stream.child("draws").seed())
+    later = distinct(family, draws[len(draws) // 4:] or draws)  # a start drawn twice is one start
+    rng = np.random.default_rng(stream.child("picks").seed())
     picks = rng.choice(len(later), size=min(n, len(later)), replace=False)
     return [later[int(i)] for i in picks]
 
 
-def adversarial_search(claim: StatementClaim, family: SubjectFamily, budget: Budget, seed: int,
+def distinct(family: SubjectFamily, subjects: list[Any]) -> list[Any]:
+    """The subjects without repeats, in order (by their JSON form; a family without one: by identity)."""
+    out, seen = [], set()
+    for subject in subjects:
+        try:
+            key = repr(family.to_json(subject))
+        except Exception:  # noqa: BLE001 - a family without a JSON form: identity
+            key = str(id(subject))
+        if key not in seen:
+            seen.add(key)
+            out.append(subject)
+    return out
+
+
+def adversarial_search(claim: StatementClaim, family: SubjectFamily, budget: Budget, stream: Stream,
                        tracker: Tracker) -> None:
     """Adam ascent on the largest normalized margin of the differentiable parts, from
     ``budget.adversarial_starts`` seeded starts; the best point inside the hypotheses is probed."""
@@ -157,14 +184,14 @@ def adversarial_search(claim: StatementClaim, family: SubjectFamily, budget: Bud
         return
     if not any(p.free_symbols <= family.differentiable for p in claim.statement if p.free_symbols):
         return  # no part the torch adversary can climb on this family: draw no starts
-    starts = adversarial_starts(family, budget.adversarial_starts, seed)
+    starts = adversarial_starts(family, budget.adversarial_starts, stream.child("starts"))
     if not starts:
         return
     import torch  # heavy: only the adversary needs it
 
     xp = torch_backend()
     for start, subject in enumerate(starts):
-        torch.manual_seed(seed * 1_000 + start)
+        torch.manual_seed(stream.child("ascent").seed(start))
         if subject is None:
             continue
         if not admissible(claim, family, subject):

@@ -28,13 +28,14 @@ import math
 from typing import Any
 
 from numerics.backend import torch_backend
+from numerics.seeds import Stream
 from theorems.engine.budget import Budget
 from theorems.engine.claim import Le, Part, Sharp, StatementClaim
 from theorems.engine.evaluate import applicable_parts, needed_symbols, side_functions
 from theorems.engine.family import SubjectFamily
 from theorems.engine.probe import Probe, Tracker, evaluate
-from theorems.engine.search import admissible, adversarial_starts, ascend
-from theorems.engine.tolerance import CONFIRM_DPS
+from theorems.engine.search import admissible, distinct, adversarial_starts, ascend
+from theorems.engine.rules.compare import CONFIRM_DPS
 
 RATIO = "smaller side / larger side"
 
@@ -93,44 +94,31 @@ def _climb(claim: StatementClaim, family: SubjectFamily, subject: Any, part: Par
     return best
 
 
-def _distinct(family: SubjectFamily, subjects: list[Any]) -> list[Any]:
-    """The subjects without repeats (a subject recorded twice is one start)."""
-    out, seen = [], set()
-    for subject in subjects:
-        try:
-            key = repr(family.to_json(subject))
-        except Exception:  # noqa: BLE001 - a family without a JSON form: identity
-            key = str(id(subject))
-        if key not in seen:
-            seen.add(key)
-            out.append(subject)
-    return out
-
-
 def inequality_parts(claim: StatementClaim) -> list[Part]:
     """The parts a tightness search climbs: every inequality (identities have no ratio)."""
     return [p for p in claim.statement if p.free_symbols and not p.is_identity]
 
 
-def tightness_search(claim: StatementClaim, family: SubjectFamily, budget: Budget, seed: int,
+def tightness_search(claim: StatementClaim, family: SubjectFamily, budget: Budget, stream: Stream,
                      tracker: Tracker) -> None:
     """Climb every inequality part's ratio on ``family`` (see the module doc); the end points are probed."""
     if budget.tightness_starts <= 0 or not claim.adversarial or family.origin == "learned":
         return  # learned snapshots are fixed data, not a space to climb
     for index, part in enumerate(inequality_parts(claim)):
         label = str(part)
-        starts = _distinct(family, [p.subject for p in tracker.best_for(label) if p.family is family])
-        starts += adversarial_starts(family, budget.tightness_starts, seed + 7 * index + 3)
+        starts = distinct(family, [p.subject for p in tracker.best_for(label) if p.family is family])
+        part_stream = stream.child(f"part{index}")
+        starts += adversarial_starts(family, budget.tightness_starts, part_stream.child("starts"))
         climbs = part.free_symbols <= family.differentiable
         for n, subject in enumerate(starts):
             if subject is None or not family.cheap_to_confirm(subject) or not admissible(claim, family, subject) \
                     or not any(q is part for q in applicable_parts(claim, subject)):
                 continue  # a large subject (every neighbour costs a full evaluation) is left where it is
-            step_seed = seed * 1_000 + 97 * index + n
-            end = _ascend(claim, family, subject, part, budget.adversarial_steps, step_seed) if climbs else subject
+            ascent = part_stream.child(f"ascent{n}")
+            end = _ascend(claim, family, subject, part, budget.adversarial_steps, ascent.seed(0)) if climbs else subject
             moved = _climb(claim, family, end, part, budget.tightness_moves)
             if climbs and moved is not end:
-                moved = _ascend(claim, family, moved, part, budget.adversarial_steps // 2, step_seed + 1)
+                moved = _ascend(claim, family, moved, part, budget.adversarial_steps // 2, ascent.seed(1))
             end = moved
             if admissible(claim, family, end):
                 tracker.record(tracker.probe(family, end, found_by="tightness"), adversarial=True)

@@ -20,10 +20,9 @@ A verdict is never a bare bool:
 * ``error``: the check itself failed (a quantity raised, a certificate crashed, the claim's time
   limit passed); the reason names the exception and where it happened. Other claims are unaffected.
 
-The gate (audit exit code, pytest): a claim fails when its verdict is refuted, vacuous or error
-and the repository does not record it (a witness that still refutes, a vacuity certificate), or
-when it is proved/consistent against a recorded refutation. ``untested`` and ``inconclusive`` are
-*undecided*: reported with their reason, a pytest skip, and a failure only under ``--strict``.
+Every verdict is decided by the verdict authority, :mod:`theorems.engine.rules` (the gate too:
+:mod:`theorems.engine.rules.gate`); this module holds the vocabulary and the result. ``untested`` and
+``inconclusive`` are *undecided* (:data:`UNDECIDED`).
 
 A subject is *informative* for a part when the check could fail on it: not both sides equal by
 construction (a part's declared ``informative`` predicate), and, for an inequality, the bound
@@ -159,6 +158,7 @@ class ClaimResult:
     prefix: list[dict[str, Any]] = field(default_factory=list)
     readings: list[dict[str, Any]] = field(default_factory=list)
     reading_sensitive: bool = False
+    rule: str = ""  # the rule of the verdict authority (theorems.engine.rules) that decided the verdict
 
     @property
     def verdict_label(self) -> str:
@@ -172,12 +172,6 @@ class ClaimResult:
     def undecided(self) -> bool:
         """Neither evidence for nor against the claim (untested, inconclusive)."""
         return self.verdict in UNDECIDED
-
-    def gate(self, strict: bool = False) -> str:
-        """"fail", "undecided" or "pass": how the audit and pytest treat this result."""
-        if not self.expected or (strict and self.undecided):
-            return "fail"
-        return "undecided" if self.undecided else "pass"
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)

@@ -25,8 +25,8 @@ from theorems.engine.errors import WitnessError
 from theorems.engine.logic import slug
 from theorems.engine.probe import Probe, probe
 from theorems.engine.registry import origin, paper_of
-from theorems.engine.rules import experiment_verdict, growth_verdict, still_refutes
-from theorems.engine.tolerance import is_violation
+from theorems.engine.rules.compare import is_violation
+from theorems.engine.rules.experiment import experiment_verdict, growth_verdict, still_refutes
 from theorems.engine.family import SubjectFamily
 
 WITNESS_VERSION = 2
@@ -166,11 +166,25 @@ def read_witness(path: Path) -> dict[str, Any]:
     if missing:
         raise WitnessError(f"witness file {str(path)!r} lacks the field(s) {', '.join(missing)}: "
                            "it was not written by clcheck audit")
-    wrong = [k for k in ("claim", "family", "subject_sha256") if k in data and not isinstance(data[k], str)]
+    wrong = [k for k in ("claim", "family", "subject_sha256", "part", "reading", "kind") if k in data
+             and not isinstance(data[k], str)]
     wrong += [k for k in ("plugin",) if k in data and not isinstance(data[k], (str, type(None)))]
     if wrong:
         raise WitnessError(f"witness file {str(path)!r}: the field(s) {', '.join(wrong)} must be strings")
+    kind = data.get("kind")
+    if kind == "tightness" and not _finite_number(data["ratio"]):
+        raise WitnessError(f"witness file {str(path)!r}: the field ratio must be a finite number, not {data['ratio']!r}")
+    if kind == "growth" and not (isinstance(data["growth"], dict) and isinstance(data["growth"].get("name"), str)):
+        raise WitnessError(f"witness file {str(path)!r}: the field growth must be an object with a name (a string)")
+    if kind == "experiment" and not (isinstance(data["evidence"], dict) and isinstance(data["audit_seed"], int)
+                                     and not isinstance(data["audit_seed"], bool) and isinstance(data["quick"], bool)):
+        raise WitnessError(f"witness file {str(path)!r}: an experiment witness needs evidence (an object), audit_seed "
+                           "(an integer) and quick (true or false)")
     return data
+
+
+def _finite_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def family_by_name(claim: StatementClaim, name: str) -> SubjectFamily:

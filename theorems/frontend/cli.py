@@ -17,31 +17,37 @@ from typing import Any, Callable, Iterable, List, Optional
 import mpmath
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
 from numerics.bounded_read import read_json_file
+from numerics import env
 from numerics.errors import ClcheckError, OutputError
+from numerics.seeds import MAX_AUDIT_SEED
 from theorems.engine.budget import profile as named_profile
 from theorems.engine import coverage as cov
 from theorems.engine.claim import DefinitionClaim, ExperimentClaim, StatementClaim, UnencodableClaim
 from theorems.engine.errors import (ClaimError, ExecutorUnavailable, InputFileError, OptionError, UnknownClaim,
                                     WitnessError)
 from theorems.engine.family_check import check_families
-from theorems.engine.limits import Interrupted, interrupts_raise
+from theorems.engine.limits import DEFAULT_CLAIM_SECONDS, Interrupted, interrupts_raise
 from theorems.engine.prerequisite import prerequisites_of
 from theorems.engine.registry import (all_claims, get, import_time_limit, papers, proofs_for, registered_plugins,
                                       structure, unknown_prefixes)
+from theorems.engine.rules import RULES, ROOMS
+from theorems.engine.rules.compare import ATOL, is_violation, same_margin
+from theorems.engine.rules.gate import gate
 from theorems.engine.verdict import Verdict
 from theorems.engine.witness import (read_witness, replay as replay_witness, replay_experiment, replay_growth,
                                      replay_tightness, witness_files, write_witness)
 from theorems.frontend import proof_pages as pf
 from theorems.frontend import proof_run as pr
 from theorems.frontend import schedule
-from theorems.frontend.report import clear_previous, evidence, fmt, verdict_counts, verdict_text, write_reports
+from theorems.frontend.outdir import ReportFolder
+from theorems.frontend.report import evidence, fmt, verdict_counts, verdict_text, write_reports
 from theorems.frontend.runner import Job, default_jobs, execute, write_files
+from theorems.frontend.text import clean, shown
 from training.cli import train_command
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -54,17 +60,17 @@ VERDICT_STYLE = {"proved": "bold green", "consistent": "green", "refuted": "bold
                  "definition": "dim", "error": "bold red"}
 EXIT_USER_ERROR = 2
 EXIT_INTERNAL_ERROR = 3
-MAX_SEED = 2**32 - 1  # every derived seed (1000 s + i for training, s * 1000 + start for torch) stays < 2**64
+MAX_SEED = MAX_AUDIT_SEED  # the one seed rule (numerics.seeds) packs the audit seed into 16 bits
 MAX_TIMEOUT = 10**6  # seconds (11 days): a finite limit the alarm timer accepts
 MAX_REPORT_BYTES = 200_000_000  # a report.json given to `clcheck coverage --report`
 
 
-_STATE = {"debug": bool(os.environ.get("CLCHECK_DEBUG"))}
+_STATE = {"debug": False}
 
 
 @app.callback()
 def _options(debug: bool = typer.Option(False, "--debug", help="show the traceback of any error")) -> None:
-    _STATE["debug"] = debug or bool(os.environ.get("CLCHECK_DEBUG"))
+    _STATE["debug"] = debug or env.flag("CLCHECK_DEBUG")  # CLCHECK_DEBUG=0 is off; a value it does not take: exit 2
 
 
 def _command(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -79,12 +85,12 @@ def _command(fn: Callable[..., Any]) -> Callable[..., Any]:
         except ClcheckError as exc:
             if _STATE["debug"]:
                 raise
-            console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+            console.print(f"[red]error:[/red] {shown(str(exc))}", highlight=False)
             raise typer.Exit(EXIT_USER_ERROR) from None
         except Exception as exc:  # an internal bug: a short message, the traceback with --debug
             if _STATE["debug"]:
                 raise
-            console.print(f"[red]internal error:[/red] {type(exc).__name__}: {escape(str(exc))}\n"
+            console.print(f"[red]internal error:[/red] {type(exc).__name__}: {shown(str(exc))}\n"
                           "rerun the command with --debug for the traceback", highlight=False)
             raise typer.Exit(EXIT_INTERNAL_ERROR) from None
 
@@ -108,19 +114,6 @@ def _select(paper: Optional[List[str]], claim: Optional[List[str]]) -> list:
     if not claims:
         raise UnknownClaim("no registered claim matches the selection; `clcheck list` shows the registered ids")
     return claims
-
-
-def _writable_folder(out: Path) -> Path:
-    """``--out``: a folder that exists or can be made, and can be written -- checked before anything runs."""
-    if out.exists() and not out.is_dir():
-        raise OptionError(f"--out {str(out)!r} is a file, not a folder")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"--out {str(out)!r} cannot be made: {exc.strerror or exc}") from None
-    if not os.access(out, os.W_OK | os.X_OK):
-        raise OutputError(f"--out {str(out)!r} is not writable")
-    return out
 
 
 def _seconds(option: str, value: Optional[float]) -> Optional[float]:
@@ -147,8 +140,8 @@ def audit(
     adversarial_steps: Optional[int] = typer.Option(None, "--adversarial-steps", min=0, help="steps per start"),
     out: Path = typer.Option(Path("audit-report"), "--out", help="directory for report.md / report.json"),
     claim_timeout: Optional[float] = typer.Option(None, "--claim-timeout", min=1, max=MAX_TIMEOUT,
-                                                  help="seconds per claim (and per shared training run); past it the "
-                                                       "claim's verdict is error"),
+                                                  help="seconds per claim (and per shared training run; default "
+                                                       f"{DEFAULT_CLAIM_SECONDS:g}); past it the claim's verdict is error"),
     jobs: Optional[int] = typer.Option(None, "--jobs", min=1, help="parallel processes (default: all cores); with "
                                        "--executor ray, the CPUs of the local Ray instance"),
     executor: str = typer.Option("local", "--executor", help="local (processes on this machine) or ray"),
@@ -171,11 +164,11 @@ def audit(
     _seconds("--claim-timeout", claim_timeout)
     with import_time_limit(claim_timeout):  # a plugin that hangs at import is a named error
         claims = _select(paper, claim)
+    claim_timeout = DEFAULT_CLAIM_SECONDS if claim_timeout is None else claim_timeout  # bounded by default
     plan = _budget(profile, budget, adversarial_starts, adversarial_steps)
     if executor == "ray":
         _require_ray()
-    _writable_folder(out)
-    clear_previous(out)  # witnesses of an earlier audit and temporaries a killed one left
+    report = ReportFolder(out, replace=True)  # checked before anything runs: new, empty, or clcheck's own
     configure_process()
     processes = jobs or default_jobs()
     deterministic_kernels()  # here once: forked workers inherit it, and no claim's time limit pays for it
@@ -183,13 +176,13 @@ def audit(
     shared = (p for c in claims for p in prerequisites_of(c, plan.quick, seed))  # listed only if run in parallel
     results = []
     interrupted: int | None = None
-    with interrupts_raise(), _progress() as progress:
+    with report, interrupts_raise(), _progress() as progress:
         task = progress.add_task("auditing", total=len(claims))
 
         def collect(result: Any, files: dict[str, bytes]) -> None:
-            write_files(out, files)
+            write_files(report, files)
             for name, witness in witness_files(result):
-                write_witness(witness, out / "witnesses" / name)
+                write_witness(witness, report.path("witnesses", name))
             results.append(result)
             progress.update(task, description=f"checked {result.id}")
             progress.advance(task)
@@ -202,12 +195,14 @@ def audit(
                     processes, address, collect, shared, trained, prerequisite_timeout=claim_timeout)
         except Interrupted as stop:
             interrupted = stop.code
-    planned = [c.id for c in claims]
-    results.sort(key=lambda r: planned.index(r.id))  # a parallel audit finishes in its own order
-    if interrupted is None:
-        schedule.record(results, profile)
-    counted = _audit_coverage(claims, results, sources)
-    write_reports(results, seed, out, {"profile": profile, **plan.__dict__}, planned=planned, coverage=counted)
+        planned = [c.id for c in claims]
+        results.sort(key=lambda r: planned.index(r.id))  # a parallel audit finishes in its own order
+        if interrupted is None:
+            schedule.record(results, profile)
+        counted = _audit_coverage(claims, results, sources)
+        write_reports(results, seed, report.root, {"profile": profile, **plan.__dict__}, planned=planned,
+                      coverage=counted)
+        report.commit()  # the report and its witnesses, from this run, in place at once
     _print_table(results, seed)
     if counted == {}:
         console.print("coverage: source files not found")
@@ -243,10 +238,10 @@ def _audit_coverage(claims: list, results: list, sources: Optional[Path]) -> Opt
 def _exit_on_gate(results: Iterable[Any], strict: bool) -> None:
     """Name the undecided claims; exit 1 if any claim fails the gate (see theorems.engine.verdict)."""
     results = list(results)
-    undecided = [r.id for r in results if r.gate() == "undecided"]
+    undecided = [r.id for r in results if gate(r) == "undecided"]
     if undecided:
         console.print(f"[bold yellow]undecided (untested or inconclusive): {', '.join(undecided)}[/bold yellow]")
-    failed = [r.id for r in results if r.gate(strict) == "fail"]
+    failed = [r.id for r in results if gate(r, strict) == "fail"]
     if failed:
         console.print(f"[bold red]unexpected verdicts: {', '.join(failed)}[/bold red]")
         raise typer.Exit(1)
@@ -271,10 +266,10 @@ def _print_table(results: list, seed: int) -> None:
         table.add_column(col, overflow="fold")
     for r in results:
         v = r.verdict.value
-        table.add_row(escape(r.id), r.kind, Text(verdict_text(r), style=VERDICT_STYLE.get(v, "")),
+        table.add_row(shown(r.id), r.kind, Text(clean(verdict_text(r), newlines=False), style=VERDICT_STYLE.get(v, "")),
                       f"{r.examples}+{r.adversarial_examples}", str(r.nontrivial_examples),
                       fmt(r.informative_min_slack), fmt(r.informative_worst_ratio),
-                      Text(evidence(r)[:80]), _GATE_TEXT[r.gate()])
+                      Text(clean(evidence(r), newlines=False)[:80]), _GATE_TEXT[gate(r)])
     console.print(table)
     console.print(f"verdicts: {verdict_counts(results)}")
 
@@ -316,11 +311,11 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
         _replay_tightness(data, claim)
         return
     p = replay_witness(data, claim)
-    console.print(f"claim {claim.id}: {escape(claim.statement_text())}")
-    console.print(f"subject: {escape(p.family.describe(p.subject))}")
+    console.print(f"claim {claim.id}: {shown(claim.statement_text())}")
+    console.print(f"subject: {shown(p.family.describe(p.subject))}")
     for v in p.confirmed or []:
-        status = "[red]VIOLATED[/red]" if float(v.certain_margin) > v.tol else "holds"
-        console.print(f"  {escape(str(v.part))} \\[{v.part.relation}]: left side {mpmath.nstr(v.lhs, 25)}, right side "
+        status = "[red]VIOLATED[/red]" if is_violation(v.certain_margin, v.tol) else "holds"
+        console.print(f"  {shown(str(v.part))} \\[{v.part.relation}]: left side {mpmath.nstr(v.lhs, 25)}, right side "
                       f"{mpmath.nstr(v.rhs, 25)}; violated by {mpmath.nstr(v.margin, 15)} "
                       f"(tolerance {v.tol:.3g}): {status}")
     if p.violated:
@@ -331,17 +326,22 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
 
 
 def _replay_tightness(data: dict, claim: Any) -> None:
-    """A tightness witness: the part's ratio on the recorded subject, again, in high precision; exit 0 iff it is
-    the recorded ratio (to 1e-6, relative)."""
+    """A tightness witness: the part's ratio on the recorded subject, again, in high precision. It records how close
+    the claim came to binding, not a refutation: exit 0 only if the subject violates the claim (a replay exits 0
+    only for a witness that refutes), else 1, saying whether it reaches the recorded ratio (compare.same_margin)."""
     ratio, p = replay_tightness(data, claim)
     recorded = float(data["ratio"])
-    console.print(f"claim {claim.id}, part {escape(str(data['part']))}")
-    console.print(f"subject: {escape(p.family.describe(p.subject))}")
+    console.print(f"claim {claim.id}, part {shown(str(data['part']))}")
+    console.print(f"subject: {shown(p.family.describe(p.subject))}")
     console.print(f"smaller side / larger side: {ratio!r} (mpmath, {p.dps} digits); recorded {recorded!r}")
-    if ratio is None or abs(ratio - recorded) > 1e-6 * max(1.0, abs(recorded)):
-        console.print("[yellow]the witness no longer reaches the recorded ratio[/yellow]")
-        raise typer.Exit(1)
-    console.print("the witness reaches the recorded ratio")
+    if p.violated:
+        console.print(f"[bold red]the subject violates {claim.id}[/bold red]")
+        return
+    reached = ratio is not None and same_margin(ratio, recorded, ATOL)
+    console.print(("the witness reaches the recorded ratio" if reached else
+                   "[yellow]the witness no longer reaches the recorded ratio[/yellow]")
+                  + f"; a tightness witness does not refute {claim.id} (exit 1)")
+    raise typer.Exit(1)
 
 
 def _replay_experiment(data: dict, claim: Any) -> None:
@@ -354,9 +354,9 @@ def _replay_experiment(data: dict, claim: Any) -> None:
     configure_process()
     deterministic_kernels()
     still, why = replay_experiment(data, claim)
-    console.print(f"claim {claim.id} (reading {claim.reading}): {escape(str(data.get('description', '')))}")
+    console.print(f"claim {claim.id} (reading {claim.reading}): {shown(str(data.get('description', '')))}")
     console.print(f"ran the experiment again (audit seed {data['audit_seed']}, "
-                  f"{'quick' if data['quick'] else 'audit'} profile): {escape(why[:400])}")
+                  f"{'quick' if data['quick'] else 'audit'} profile): {shown(why[:400])}")
     if still:
         console.print(f"[bold red]the recorded evidence still refutes {claim.id}[/bold red]")
     else:
@@ -367,14 +367,14 @@ def _replay_experiment(data: dict, claim: Any) -> None:
 def _replay_growth(data: dict, claim: Any) -> None:
     """A growth witness: measure the claim's witness family again; exit 0 iff it still grows without bound."""
     growth, verdict, why = replay_growth(data, claim)
-    console.print(f"claim {claim.id} (reading {claim.reading}): {escape(claim.statement_text())}")
-    console.print(f"witness family: {escape(growth.name)} along {growth.parameter}")
+    console.print(f"claim {claim.id} (reading {claim.reading}): {shown(claim.statement_text())}")
+    console.print(f"witness family: {shown(growth.name)} along {growth.parameter}")
     for x, r in zip(growth.xs, growth.ratios):
         console.print(f"  {growth.parameter} = {x:g}: ratio {r:.6g}")
     if verdict == Verdict.REFUTED:
-        console.print(f"[bold red]the family still refutes {claim.id}[/bold red]: {escape(why)}")
+        console.print(f"[bold red]the family still refutes {claim.id}[/bold red]: {shown(why)}")
     else:
-        console.print(f"[yellow]the family no longer refutes {claim.id}[/yellow]: {escape(why)}")
+        console.print(f"[yellow]the family no longer refutes {claim.id}[/yellow]: {shown(why)}")
         raise typer.Exit(1)
 
 
@@ -397,7 +397,7 @@ def proofs(
     plan = _budget(profile, budget, None, None)
     configure_process()
     deterministic_kernels()
-    _writable_folder(out)
+    folder = ReportFolder(out, replace=False)  # checked before anything runs: new, empty, or clcheck's own
     pages = pf.read_pages(paper)
     registered = {c.id: c for c in all_claims()}
     edges = structure(paper)
@@ -414,12 +414,13 @@ def proofs(
         checked = pr.run_proofs([registered[c] for c in needed], plan, seed, tick)
     results = {cid: entry.result for cid, entry in checked.items()}
     entries = pf.judge(pages, results, checked)  # each page: its checked chains, else its tags
-    out.mkdir(parents=True, exist_ok=True)
-    graph = out / "proofs-graph.png"
-    pf.draw_graph(pages, edges, results, graph, checked)
-    pr.write_proofs_json(entries, seed, out / "proofs.json")
-    pf.write_summary(pages, entries, graph, out / "proofs.md")
-    pf.write_coq_scripts(out, checked)
+    with folder:
+        graph = folder.path("proofs-graph.png")
+        pf.draw_graph(pages, edges, results, graph, checked)
+        pr.write_proofs_json(entries, seed, folder.path("proofs.json"))
+        pf.write_summary(pages, entries, graph, folder.path("proofs.md"))
+        pf.write_coq_scripts(folder.root, checked)
+        folder.commit()
     if write_pages:
         for page in pages:
             if page.claim_id in chained:
@@ -439,6 +440,21 @@ def proofs(
     console.print(table)
     console.print(f"report: {out / 'proofs.md'}; {out / 'proofs.json'}; graph: {graph}")
     _exit_on_gate(results.values(), strict=False)
+
+
+@app.command("rules")
+@_command
+def rules(room: Optional[str] = typer.Option(None, "--room", help=f"one room: {', '.join(ROOMS)}")) -> None:
+    """Print the verdict authority's table: every rule that turns measurements into a verdict, with its statement."""
+    if room is not None and room not in ROOMS:
+        raise OptionError(f"--room {room!r}: the rooms are {', '.join(ROOMS)}")
+    for r in ROOMS:
+        if room not in (None, r):
+            continue
+        console.print(f"[bold]{r}[/bold]")
+        for name, rule in RULES.items():
+            if rule.room == r:
+                console.print(f"  [cyan]{shown(name)}[/cyan]: {shown(rule.summary())}")
 
 
 @app.command("list")
@@ -487,8 +503,8 @@ def coverage(
         table.add_column(col, overflow="fold")
     for r in rows:
         cited = ", ".join(f"{c} ({verdicts[c]})" if c in verdicts else c for c in r.claims)
-        table.add_row(r.file, str(r.statement.line), r.statement.key, escape(r.statement.title[:40]),
-                      escape(cited) if cited else "[red]uncovered[/red]")
+        table.add_row(r.file, str(r.statement.line), r.statement.key, shown(r.statement.title[:40]),
+                      shown(cited) if cited else "[red]uncovered[/red]")
     console.print(table)
     for name in paths:
         mine = [r for r in rows if r.file == name]
@@ -566,6 +582,11 @@ def main(argv: Optional[List[str]] = None) -> None:
     if "--debug" in args:
         args = ["--debug"] + [a for a in args if a != "--debug"]
     try:
+        env.flag("CLCHECK_DEBUG")
+    except ClcheckError as exc:  # read before any command: a bad value is the command's named error
+        console.print(f"[red]error:[/red] {shown(str(exc))}", highlight=False)
+        sys.exit(EXIT_USER_ERROR)
+    try:
         code = app(args=args, prog_name="clcheck", standalone_mode=False)
     except typer.Abort:
         console.print("[red]aborted[/red]")
@@ -574,7 +595,7 @@ def main(argv: Optional[List[str]] = None) -> None:
         context = getattr(exc, "ctx", None)
         command = context.command_path if context is not None else "clcheck"
         message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
-        console.print(f"[red]error:[/red] {escape(' '.join(message.split()))}", highlight=False)
+        console.print(f"[red]error:[/red] {shown(' '.join(message.split()))}", highlight=False)
         console.print(f"see `{command} --help`", highlight=False)
         sys.exit(getattr(exc, "exit_code", EXIT_USER_ERROR))
     sys.exit(code if isinstance(code, int) else 0)

@@ -5,7 +5,9 @@ Collection is opt-in (this plugin is installed for every pytest run in the envir
 ``claims::<id>`` and carry the markers ``theorems`` and the claim's paper prefix, registered
 from the plugins' :class:`~theorems.engine.registry.Paper` declarations -- so
 ``pytest -m theorems`` runs them all and ``pytest -m <paper>`` one paper, an outside plugin's
-included.
+included. They are collected with the test files, after them (a ``claims`` collector among the
+session's children): pytest's "collected N items", ``--collect-only`` and pytest-xdist's
+"[N items]" count them, and ``-m``/``-k`` deselect them like any test.
 
 A claim's test passes when its verdict is the one the repository expects: ``proved`` or
 ``consistent`` for a claim with no recorded refutation, and ``refuted`` -- with the recorded
@@ -24,10 +26,11 @@ import pytest
 
 from theorems.engine.budget import PROFILES, profile
 from theorems.engine.check import check_claim
+from theorems.engine.limits import DEFAULT_CLAIM_SECONDS
 from theorems.engine.registry import all_claims, get, papers
+from theorems.engine.rules.gate import gate
 
 _ENABLED = pytest.StashKey[bool]()
-_ADDED = pytest.StashKey[bool]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -38,6 +41,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="seed of the claim search (printed in the header; replays a failure)")
     group.addoption("--theorems-profile", choices=sorted(PROFILES), default="quick",
                     help="search depth per claim: quick (default), audit or deep")
+    group.addoption("--theorems-timeout", type=float, default=DEFAULT_CLAIM_SECONDS,
+                    help=f"seconds per claim (default {DEFAULT_CLAIM_SECONDS:g}); past it the claim's verdict is error")
     group.addoption("--theorems-strict", action="store_true", default=False,
                     help="fail undecided claims (untested, inconclusive) instead of skipping them")
     parser.addini("clcheck_collect_claims", "collect registered clcheck claims as tests", type="bool",
@@ -66,7 +71,6 @@ def _collects(config: pytest.Config) -> bool:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "theorems: a registered clcheck claim (its verdict is checked)")
     config.stash[_ENABLED] = _enabled(config)
-    config.stash[_ADDED] = False
     if config.stash[_ENABLED] and _collects(config):
         from training.device import configure_process  # heavy: imports torch (1 s), only when claims are collected
 
@@ -94,12 +98,13 @@ class ClaimItem(pytest.Item):
 
         deterministic_kernels()  # as an audit checks every claim
         budget = profile(self.config.getoption("--theorems-profile"))
-        result = check_claim(get(self.claim_id), budget, seed=self.config.getoption("--theorems-seed"))
+        result = check_claim(get(self.claim_id), budget, seed=self.config.getoption("--theorems-seed"),
+                             timeout=self.config.getoption("--theorems-timeout"))
         self.user_properties.append(("verdict", result.verdict_label))
-        gate = result.gate(strict=self.config.getoption("--theorems-strict"))
-        if gate == "fail":
+        outcome = gate(result, strict=self.config.getoption("--theorems-strict"))
+        if outcome == "fail":
             raise ClaimFailure(result.to_json())
-        if gate == "undecided":
+        if outcome == "undecided":
             pytest.skip(f"claim {self.claim_id} undecided: {result.verdict.value}: {result.reason[:300]}")
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
@@ -130,11 +135,13 @@ class ClaimCollector(pytest.Collector):
         return items
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
-                                  items: list[pytest.Item]) -> None:
-    if not config.stash.get(_ENABLED, False) or config.stash[_ADDED]:
-        return
-    config.stash[_ADDED] = True
-    collector = ClaimCollector.from_parent(session, name="claims", nodeid="claims")
-    items.extend(collector.collect())
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Any:
+    """The session's own collection (the test files and directories it was pointed at) gains the ``claims``
+    collector, last: its items are collected, counted and reported as the files' are (hook wrapped as
+    pytest's cacheprovider wraps it to reorder the session's children). pytest-xdist's controller collects
+    nothing; each worker collects the claims in the registry's order, the same in every worker."""
+    report = yield
+    if isinstance(collector, pytest.Session) and collector.config.stash.get(_ENABLED, False) and report.passed:
+        report.result = [*report.result, ClaimCollector.from_parent(collector, name="claims", nodeid="claims")]
+    return report

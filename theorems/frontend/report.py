@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from numerics.coq import write_scripts  # coq/<name>.v and coq/check.sh: re-check the formal proofs by hand
-from numerics.files import remove_stale_temporaries, write_text_atomic
-from theorems.engine.tolerance import ATOL, CONFIRM_DPS, RTOL
+from numerics.files import write_text_atomic
+from theorems.engine.rules.compare import ATOL, CONFIRM_DPS, RTOL
+from theorems.engine.rules.gate import gate
 from theorems.engine.verdict import ClaimResult
 
 REPORT_VERSION = 2
@@ -106,7 +107,7 @@ def markdown(results: list[ClaimResult], seed: int, budget: dict[str, Any], miss
         lines.append(
             f"| `{cell(r.id)}` | {cell(r.source)} | {r.kind} | **{cell(verdict_text(r))}** | {examples} | {r.nontrivial_examples} | "
             f"{fmt(r.informative_min_slack)} | {fmt(r.informative_worst_ratio)} | {evidence(r)} | "
-            f"{ {'pass': 'yes', 'undecided': 'undecided', 'fail': 'NO'}[r.gate()]} |"
+            f"{ {'pass': 'yes', 'undecided': 'undecided', 'fail': 'NO'}[gate(r)]} |"
         )
     lines += ["", "## Details", ""]
     for r in results:
@@ -216,21 +217,6 @@ def _configuration_table(rows: list[dict[str, Any]]) -> list[str]:
         out.append("| " + " | ".join(fmt(row.get(k)) if isinstance(row.get(k), float) else cell(row.get(k, ""))
                                       for k in keys) + " |")
     return out
-
-
-def clear_previous(out_dir: Path) -> int:
-    """Before an audit writes into ``out_dir``: remove the witnesses an earlier audit left there (this
-    audit writes its own; a stale one beside a new report would claim a refutation nobody found) and
-    the temporaries a killed run left. Returns how many files went."""
-    removed = 0
-    folder = out_dir / "witnesses"
-    if folder.is_dir():
-        for path in folder.glob("*.json"):
-            path.unlink(missing_ok=True)
-            removed += 1
-    if out_dir.is_dir():
-        removed += remove_stale_temporaries(out_dir)
-    return removed
 
 
 def write_reports(results: list[ClaimResult], seed: int, out_dir: Path, budget: dict[str, Any],

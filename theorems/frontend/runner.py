@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from numerics.files import write_bytes_atomic
 from theorems.engine.budget import Budget
 from theorems.engine.check import check_claim, error_result
 from theorems.engine.errors import ExecutorUnavailable
@@ -177,10 +176,11 @@ def run_ray(tasks: list[Task], address: str | None, processes: int) -> Iterator[
             ray.shutdown()
 
 
-def write_files(out: Path, files: Files) -> None:
-    """Write what a job produced into the report folder (each file atomically)."""
+def write_files(folder: Any, files: Files) -> None:
+    """Write what a job produced into the report folder (a :class:`~theorems.frontend.outdir.ReportFolder`: each
+    file atomically, at a path checked to stay inside it)."""
     for name, data in files.items():
-        write_bytes_atomic(out / name, data)
+        folder.write_bytes(name, data)
 
 
 def execute(jobs: list[Job], executor: str, processes: int, address: str | None,

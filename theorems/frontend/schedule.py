@@ -56,7 +56,7 @@ def _read() -> dict[str, dict[str, float]]:
         if (isinstance(data, dict) and data.get("format") == FORMAT and _valid(data.get("profiles"))
                 and data.get("sha256") == _checksum(data["profiles"])):
             return data["profiles"]
-    except (OSError, ValueError, TypeError, UnicodeDecodeError):
+    except Exception:  # noqa: BLE001 - a cache is never trusted nor fatal: any damage (nesting, types) reads as empty
         pass
     return {}
 

@@ -8,21 +8,17 @@ Parts (:mod:`theorems.subjects.parts`): ``Scalar``, ``Integer``, ``Fixed``, ``Ve
 ``Distribution``, ``JointDistribution``, ``Graph``, ``Given`` (drawn conditionally on the parts before it);
 ``Mixture`` (a labelled finite mixture) and ``Subset`` (a set of indices, e.g. a task) in
 :mod:`theorems.subjects.mixture`; ``Choice``, ``ScalarWithPoints``, ``Measured``, ``WideVector`` in
-:mod:`theorems.subjects.reals`; ``BallTriplet``, ``SampleTriplets``, ``SampleOutputs`` (triplet losses) in
-:mod:`theorems.subjects.triplet_parts`; ``Augmentations`` (samples with classes, masses and augmented inputs) and
-``Encoder`` (an encoder's parameters on them) in :mod:`theorems.subjects.augmentation`; a family of trained
-encoders takes ``Snapshots``.
+:mod:`theorems.subjects.reals`; a family of trained encoders takes ``Snapshots``. (Merad et al.'s triplet parts
+``BallTriplet``, ``SampleTriplets``, ``SampleOutputs`` live with that paper: theorems/papers/merad/triplet_parts.py;
+Huang et al.'s augmented-data parts live with that paper: theorems/papers/huang/augmentation.py.)
 """
 
-from theorems.subjects.augmentation import AugmentedData, Augmentations, Encoded, Encoder
 from theorems.subjects.compose import Family, Snapshots, Subject
 from theorems.subjects.mixture import Mixture, MixtureView, Subset
 from theorems.subjects.parts import (Distribution, Embeddings, Fixed, Given, Graph, Integer, JointDistribution, Part,
                                      Scalar, Vector)
 from theorems.subjects.reals import Choice, Measured, ScalarWithPoints, WideVector
-from theorems.subjects.triplet_parts import BallTriplet, SampleOutputs, SampleTriplets
 
-__all__ = ["Augmentations", "AugmentedData", "BallTriplet", "Choice", "Distribution", "Embeddings", "Encoded",
-           "Encoder", "Family", "Fixed", "Given", "Graph", "Integer",
-           "JointDistribution", "Measured", "Mixture", "MixtureView", "Part", "SampleOutputs", "SampleTriplets", "Scalar",
+__all__ = ["Choice", "Distribution", "Embeddings", "Family", "Fixed", "Given", "Graph", "Integer",
+           "JointDistribution", "Measured", "Mixture", "MixtureView", "Part", "Scalar",
            "ScalarWithPoints", "Snapshots", "Subject", "Subset", "Vector", "WideVector"]

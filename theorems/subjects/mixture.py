@@ -26,6 +26,9 @@ of :mod:`numerics.contrastive` takes it), and :func:`finite_mixture` gives the p
 back (for a step that is not a backend formula, e.g. an L-BFGS fit). The adversary moves the points,
 the within-class masses and (unless rho is uniform) the class masses; the classes and support sizes
 stay those of the start.
+
+The field's shared library, for outsiders too (examples/infonce composes its families from it); Merad et
+al.'s own Section 3 family and quantities built on it live with that paper (theorems/papers/merad/mixtures.py).
 """
 
 from __future__ import annotations

@@ -17,13 +17,11 @@ and back (the adversarial search), hands itself to a backend (``to_backend``), p
 * ``Choice(values)``, ``ScalarWithPoints(lo, hi, points=)``, ``Measured(lo)``, ``WideVector(size)``
   (:mod:`theorems.subjects.reals`) -- a real drawn from levels, a scalar with points drawn often, a
   measured real (NaN allowed), a vector of reals from 1e-300 to 1e300;
-* ``BallTriplet(size, radius)``, ``SampleTriplets(triplets, samples)``, ``SampleOutputs(samples, cols)``
-  (:mod:`theorems.subjects.triplet_parts`) -- a triplet in a ball (or a step from one), a training set's
-  triplets of sample indices, an encoder's outputs on the samples drawn after a descent;
-* ``Augmentations(samples=, classes=, inputs=)``, ``Encoder(form, data, norm=, r=)``
-  (:mod:`theorems.subjects.augmentation`) -- augmented data (samples with latent classes, masses and finite
-  augmentation sets of inputs) and an encoder's parameters on it (linear, a table of values, one vector per
-  class; normalized to a sphere or per coordinate), which formulas see as ``s.f.arrays`` / ``s.f.setting``.
+* (Merad et al.'s ``BallTriplet``, ``SampleTriplets`` and ``SampleOutputs`` -- a triplet in a ball, a training
+  set's triplets of sample indices, an encoder's outputs on the samples -- live with that paper:
+  theorems/papers/merad/triplet_parts.py);
+* (Huang et al.'s ``Augmentations`` and ``Encoder``, augmented data and an encoder's parameters on it, are
+  that paper's own parts: theorems/papers/huang/augmentation.py.)
 """
 
 from __future__ import annotations
@@ -269,6 +267,12 @@ class Vector(Part):
         if self.norm == "unit" and abs(float(np.linalg.norm(v)) - 1) > 1e-9:
             raise AssumptionError(f"part {name!r} must have norm 1, has {float(np.linalg.norm(v))!r}")
 
+    def to_backend(self, value: Any, xp: Backend) -> Any:
+        """A unit vector as the formulas see it: normalized in the backend's own precision (a row stored in
+        float64 is on the sphere only to rounding; at 60 digits it is put on it exactly)."""
+        v = xp.asarray(value)
+        return v / xp.sqrt(xp.sum(v * v)) if self.norm == "unit" else v
+
     def to_param(self, value: Any) -> np.ndarray:
         v = np.asarray(value, dtype=float)
         return np.log(np.maximum(v, 1e-300)) if self.sign else v
@@ -333,6 +337,14 @@ class Embeddings(Part):
             raise AssumptionError(f"part {name!r}: every row must have norm 1")
         if self.norm == "ball" and np.any(norms > self.radius * (1 + 1e-12)):
             raise AssumptionError(f"part {name!r}: every row must have norm <= {self.radius}")
+
+    def to_backend(self, value: Any, xp: Backend) -> Any:
+        """Rows on the sphere (``unit``) as the formulas see them: normalized in the backend's own precision, so
+        that a row stored in float64 -- on the sphere only to rounding -- is on it exactly at 60 digits."""
+        v = xp.asarray(value)
+        if self.norm != "unit":
+            return v
+        return v / xp.sqrt(xp.sum(v * v, axis=1))[:, None]
 
     def to_param(self, value: Any) -> np.ndarray:
         v = np.asarray(value, dtype=float)

@@ -1,10 +1,10 @@
 """Claims of Huang, Yi, Zhao, Jiang -- "The Generalization of Contrastive Self-Supervised Learning"
 (ICLR 2023; talk slides ``004_86d461343230f9e1.txt``).
 
-Every quantity is an exact finite sum over an augmented setting (numerics/augmented.py): n samples
-with latent classes, finite augmentation sets A(x) of equally likely augmented inputs, sample
+Every quantity is an exact finite sum over an augmented setting (augmented.py, this package): n
+samples with latent classes, finite augmentation sets A(x) of equally likely augmented inputs, sample
 masses; x1, x2 independent uniform in A(x); x, x' independent samples; x- uniform in A(x').
-The quantity symbols are declared in theorems/subjects/augmented.py.
+The quantity symbols are declared in subjects.py (this package).
 """
 
 from __future__ import annotations
@@ -14,9 +14,11 @@ from typing import Any
 import numpy as np
 from sympy import E, Eq, Float, Ge, Le, exp, log, sqrt
 
-from numerics import augmented as ag
 from numerics.backend import FLOAT
-from theorems.subjects import augmented as aq
+from theorems import (Assumption, Claim, exists, ExperimentClaim, forall, Informative, Kind,
+                      Part, parts, Reading, Sharp, Source, UnencodableClaim, equal, holds)
+from theorems.papers.huang import augmented as ag
+from theorems.papers.huang import subjects as aq
 from theorems.papers.huang import experiments as huang_experiments
 from theorems.papers.huang import certificates as proofs
 from theorems.papers.huang import readings as other_readings
@@ -25,10 +27,8 @@ from theorems.papers.huang import full_proofs
 from theorems.papers.huang import lemma1_proof
 from theorems.papers.huang import theorem2_proof
 from theorems.papers.huang import definition1
-from theorems import (Assumption, Claim, exists, ExperimentClaim, forall, Informative, Kind,
-                      Part, parts, Reading, Sharp, Source, UnencodableClaim)
 from theorems.papers.huang.plugin import PLUGIN
-from theorems.subjects.augmented import augmented_family
+from theorems.papers.huang.subjects import augmented_family
 
 FILE = "004_86d461343230f9e1.txt"
 # 2 as a 40-digit Float: sympy pulls sqrt(2) out of the root, and torch.sqrt rejects a Python int
@@ -42,7 +42,7 @@ LEARNED_NCE, LEARNED_BT = huang_experiments.learned_families()
 # The slides fix one setting throughout ("For a given data augmentation set A"): the data distribution with
 # its latent classes and the augmentation sets. The checker's subjects are finite settings (n samples with
 # masses, finite sets A(x) of equally likely augmented inputs, x1, x2 independent uniform in A(x), x and x'
-# independent samples: numerics/augmented.py); the prefixes below state the printed domain.
+# independent samples: augmented.py); the prefixes below state the printed domain.
 DATA = forall("data", "data distributions (classes C_k, masses p_k) with augmentation sets A(x)")
 SIGMA_DELTA = forall("sigma, delta", "sigma in (0, 1], delta >= 0 with the data (sigma, delta)-augmented (Def. 1)")
 PAIR = forall("k, l", "classes k != l")
@@ -61,15 +61,17 @@ def _norms(s: object) -> np.ndarray:
     return np.linalg.norm(aq.setting(s).feats, axis=2)  # type: ignore[arg-type]
 
 
+# ||f(x')|| = 1 and E f_i^2 = 1 as measured on float64 encoder values: the engine decides each equality with its
+# tolerance (theorems.holds; arrays elementwise)
 UNIT_NORM = Assumption("||f|| = 1", "every encoder value has norm 1 (slide 'The InfoNCE loss can be written as')",
-                       lambda s: bool(np.all(np.abs(_norms(s) - 1) <= 1e-9)))
+                       lambda s: holds(equal(_norms(s), 1.0, what="||f(x')||")))
 K_PAIR = Assumption("K >= 2", "a pair of classes k != l exists", lambda s: s.data.n_classes >= 2)
 
 
 def _coord_ok(s: object) -> bool:
     st = aq.setting(s)  # type: ignore[arg-type]
     second = np.sum(np.mean(st.feats ** 2, axis=1) * st.mass[:, None], axis=0)
-    return bool(np.all(np.abs(second - 1) <= 1e-9))
+    return holds(equal(second, 1.0, what="E_x E_{x'} f_i(x')^2"))
 
 
 COORD_NORM = Assumption("E f_i^2 = 1", "E_x E_{x' in A(x)} f_i(x')^2 = 1 for each i (Lemma 2, Barlow Twins)",
@@ -87,12 +89,13 @@ LEMMA1_HYP = Assumption(
 
 
 def theorem2_condition(s: object) -> bool:
-    """Theorem 2's hypotheses on a subject: ||f|| = r everywhere (to 1e-9), L finite, the divergence
-    condition (every term as printed, numerics/augmented.py:divergence_terms) holding beyond what that
-    norm tolerance can move its sides (slack > 1e-6 r^2: ``holds_robustly``)."""
+    """Theorem 2's hypotheses on a subject: ||f|| = r everywhere (as the engine decides an equality: to its
+    tolerance, ~1e-9 r), L finite, the divergence condition (every term as printed,
+    augmented.py:divergence_terms) holding beyond what that norm tolerance can move its sides (slack above
+    CONDITION_MARGIN r^2 = 1e-6 r^2: ``holds_robustly``, decided by the engine)."""
     st = aq.setting(s)  # type: ignore[arg-type]
     r = float(s.r)  # type: ignore[attr-defined]
-    if not np.all(np.abs(_norms(s) - r) <= 1e-9 * r):
+    if not holds(equal(_norms(s), r, what="||f(x')||")):
         return False
     return ag.divergence_terms(st, r, s.delta, s.eps).holds_robustly  # type: ignore[attr-defined]
 
@@ -127,8 +130,8 @@ THEOREM2_HYP = Assumption(
 
 def _collapsed(s: object) -> bool:
     st = aq.setting(s)  # type: ignore[arg-type]
-    return ag.sigma_of(st, 0.0)[0] == 1.0 and ag.r_eps(st, 0.0) == 0.0 and bool(
-        np.all(np.abs(_norms(s) - 1) <= 1e-9))
+    return ag.sigma_of(st, 0.0)[0] == 1.0 and ag.r_eps(st, 0.0) == 0.0 and holds(
+        equal(_norms(s), 1.0, what="||f(x')||"))
 
 
 COLLAPSED = Assumption(

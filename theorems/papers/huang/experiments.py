@@ -14,25 +14,26 @@ from typing import Iterable
 
 import numpy as np
 
-from numerics import augmented as ag
-from training.snapshots import RunSpec, Snapshot, run_snapshots, training_seed
+from numerics.seeds import run_seed
+from training.snapshots import RunSpec, Snapshot, run_snapshots
 from theorems import Prerequisite, RunContext, save_figure, subplots
 from theorems.subjects import Family, Snapshots, Subject
-from theorems.subjects.augmentation import AugmentedData
-from theorems.subjects.augmented import KNOBS, RADII, learned_family, make_subject, separated_plan, setting
 from theorems.subjects.learned import trained_runs
+from theorems.papers.huang import augmented as ag
+from theorems.papers.huang.augmentation import AugmentedData
+from theorems.papers.huang.subjects import KNOBS, RADII, learned_family, make_subject, separated_plan, setting
 
 SEEDS = (0, 1, 2)
 EPS = 0.5  # S_eps: every pair of a sample's augmentations within 0.5 in the embedding
 LAMBDA = 5e-3  # the cross-correlation loss's off-diagonal weight
 
 
-def _runs(loss: str, quick: bool, seed: int = 0) -> tuple[RunSpec, ...]:
-    """The training runs of the audit seed ``seed`` (seeds ``training_seed(s, seed)`` for s in SEEDS;
-    the subject families take the audit seed from ``SubjectFamily.for_seed``, the report artifacts
-    from ``RunContext.seed``)."""
+def _runs(loss: str, quick: bool) -> tuple[RunSpec, ...]:
+    """The training runs, numbered by their index in SEEDS: ``spec.for_audit_seed(seed)`` (or ``trained_runs``) is
+    the run the audit at ``seed`` trains (the one seed rule); the subject families take the audit seed from
+    ``SubjectFamily.for_seed``, the report artifacts from ``RunContext.seed``."""
     steps, log_every, seeds = (30, 15, SEEDS[:1]) if quick else (300, 100, SEEDS)
-    return tuple(RunSpec(f"huang-{loss}", seed=training_seed(s, seed), loss=loss, positives="views", augment=True, aug_views=2,
+    return tuple(RunSpec(f"huang-{loss}", seed=s, loss=loss, positives="views", augment=True, aug_views=2,
                          per_class=5, steps=steps, log_every=log_every, batch_size=128) for s in seeds)
 
 
@@ -58,12 +59,12 @@ def learned_augmented(loss: str) -> Family:
     norm = "sphere" if loss == "infonce" else "coord"
 
     def subjects(quick: bool, seed: int) -> Iterable[Subject]:
-        for spec in _runs(loss, quick, seed):
-            for snap in run_snapshots(spec):
+        for spec in _runs(loss, quick):
+            for snap in run_snapshots(spec.for_audit_seed(seed)):
                 yield subject(snap, norm)
 
     def prerequisites(quick: bool, seed: int) -> list[Prerequisite]:
-        return trained_runs(_runs(loss, quick), seed)  # _runs(..., 0): the runs' own seeds
+        return trained_runs(_runs(loss, quick), seed)
 
     return learned_family(f"learned encoders (digits, {loss}, two views)", norm, LAMBDA,
                           Snapshots(subjects, prerequisites))
@@ -76,7 +77,7 @@ def learned_families() -> tuple[Family, Family]:
 def sigma_and_theorem2(ctx: RunContext) -> str:
     """The plots of the report: sigma against delta, and the Theorem 2 bound against Err(G_f)."""
     out_dir, quick = ctx.out_dir, ctx.quick
-    snaps = [s for spec in _runs("infonce", quick, ctx.seed) for s in run_snapshots(spec)]
+    snaps = [s for spec in _runs("infonce", quick) for s in run_snapshots(spec.for_audit_seed(ctx.seed))]
     first = setting(subject(snaps[0], "sphere"))
     deltas = np.quantile(ag.augmentation_distance(first), np.linspace(0.02, 1.0, 15))
     sigmas = [ag.sigma_of(first, float(d))[0] for d in deltas]
@@ -107,19 +108,22 @@ def sigma_and_theorem2(ctx: RunContext) -> str:
              "| snapshot | (1 - sigma) + R_eps | Err(G_f) |", "| --- | --- | --- |"]
     lines += [f"| {d} | {b:.3f} | {e:.3f} |" for d, b, e in points]
     offsets = SEEDS[:1] if quick else SEEDS
-    lines += ["", (f"Training seeds {', '.join(str(training_seed(s, ctx.seed)) for s in offsets)} "
-                   f"(1000 x the audit seed + {', '.join(map(str, offsets))}).")]
+    lines += ["", (f"Training seeds {', '.join(str(s) for s in offsets)} of the audit seed {ctx.seed} "
+                   "(the one seed rule: numerics.seeds.run_seed).")]
     lines += ["", (f"eps = {EPS}; delta = the median same-digit augmentation distance. The bound of Theorem 2 "
                    "needs its divergence condition too (checked per subject by huang.theorem2); this table shows "
                    "the two sides for every snapshot.")]
     return "\n".join(lines)
 
 
+BOUNDARY_STREAM = "huang.theorem2_boundary"
+
 
 def theorem2_boundary(ctx: RunContext) -> str:
     """Theorem 2 where it says something: separated subjects pushed toward the divergence condition's
-    boundary (seeded by the audit seed), their bound (1 - sigma) + R_eps against Err(G_f)."""
-    rng = np.random.default_rng([ctx.seed, 2023])
+    boundary (their seed from the audit seed: the one seed rule, stream BOUNDARY_STREAM), their bound
+    (1 - sigma) + R_eps against Err(G_f)."""
+    rng = np.random.default_rng(run_seed(ctx.seed, BOUNDARY_STREAM))
     n = 24 if ctx.quick else 80
     rows = []
     for i in range(n):
@@ -134,8 +138,9 @@ def theorem2_boundary(ctx: RunContext) -> str:
         rows.append((plan.K, plan.knob, 1 - terms.sigma + terms.R, err, main_mass, main_size, terms.slack / s.r ** 2))
     informative = [r for r in rows if 0 < r[2] < 1]
     lines = ["#### Theorem 2 near its divergence condition's boundary", "",
-             (f"{n} separated subjects drawn with seed {ctx.seed}, each moved by bisection to where the divergence "
-              f"condition (as printed, with a slack above 1e-6 r^2) barely holds; {len(rows)} meet it, "
+             (f"{n} separated subjects drawn for audit seed {ctx.seed}, each moved by bisection to where the "
+              f"divergence condition (as printed, with a slack above {ag.CONDITION_MARGIN:g} r^2) barely holds; "
+              f"{len(rows)} meet it, "
               f"{len(informative)} with a bound strictly between 0 and 1, "
               f"{sum(r[3] > 0 for r in informative)} of them with Err(G_f) > 0.")]
     if ctx.out_dir is not None and rows:

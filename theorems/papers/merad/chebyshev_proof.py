@@ -13,7 +13,7 @@ T the number of uniform draws needed to see all N_C coupons. The script proves, 
     (P(|X - E X| >= r) <= Var X / r^2 for a pmf with a finite second moment; the event's probability is a
     convergent series);
 (c) ``coupon_law_moments`` / ``coupon_chebyshev``: T's law is the convolution of its N geometric stages
-    (stage i succeeds with p_i = (N - i + 1)/N, the law numerics.coupon builds P_dev from), E T = N H_N,
+    (stage i succeeds with p_i = (N - i + 1)/N, the law theorems.papers.merad.coupon builds P_dev from), E T = N H_N,
     Var T = N^2 H^(2)_N - N H_N <= N^2 PI^2/6, so P(|T - N H_N| >= beta N) <= PI^2/(6 beta^2).
 """
 

@@ -19,24 +19,26 @@ from theorems.papers.merad import observations
 from theorems.papers.merad import certificates as proofs
 from theorems.papers.merad import chebyshev_proof
 from theorems.papers.merad import finite_proofs
-from theorems.subjects import coupons as cp
-from theorems.subjects import learned as lr
-from theorems.subjects import mixtures as mx
-from theorems.subjects import triplets as tp
-from theorems.subjects import vectors as vec
-from theorems import (Assumption, Claim, exists, ExperimentClaim, forall, Informative,
-                      Kind, Part, parts, Reading, Sharp, Source)
+from theorems.papers.merad import coupons as cp
+from theorems.papers.merad import learned as lr
+from theorems.papers.merad import mixtures as mx
+from theorems.papers.merad import triplets as tp
+from theorems.papers.merad import vectors as vec
+from theorems import (Assumption, Claim, exists, ExperimentClaim, forall, holds, Informative,
+                      Kind, Part, parts, Reading, Sharp, Source, at_most)
 from theorems.papers.merad.plugin import PLUGIN
-from theorems.subjects.coupons import BETA_GRID, class_draws, coupon_collector, k_subsets
-from theorems.subjects.learned import NormSnapshots
+from theorems.papers.merad.coupons import BETA_GRID, class_draws, coupon_collector, k_subsets
+from theorems.papers.merad.learned import NormSnapshots
 from theorems.papers.merad import training_sets as ts
 from theorems.papers.merad.training_sets import LearnedTrainingSets, TrainingSets
-from theorems.subjects.mixtures import mixture_family
+from theorems.papers.merad.mixtures import mixture_family
 from theorems.papers.merad import proof_quantities as pq
-from theorems.subjects.triplets import Scalars, Triplets
-from theorems.subjects.vectors import Vectors
+from theorems.papers.merad.triplets import Scalars, Triplets
+from theorems.papers.merad.vectors import Vectors
 
 HAL = "000_446b1395972c3412.txt"
+#: the training runs per setting of the Section 5 and Theorem 1 experiments (at least theorems.MIN_SEEDS)
+RUNS = len(experiments.SEEDS)
 CONF = "001_024f140e13f62c31.txt"
 
 
@@ -316,7 +318,7 @@ PLUGIN.claim(Claim(
 
 # == Section 4: the fixed-triplet loss (11) ===================================================
 def _in_ball(s: object) -> bool:
-    # z_next = z + z', the point after the step (theorems.subjects.triplets)
+    # z_next = z + z', the point after the step (theorems.papers.merad.triplets)
     z, z_next, C = s.z, s.z_next, s.C  # type: ignore[attr-defined]
     return bool(np.all(np.linalg.norm(z, axis=1) <= C) and np.all(np.linalg.norm(z_next, axis=1) <= C))
 
@@ -327,9 +329,11 @@ IN_BALL = Assumption("z, z + z' in B^3", "max_j ||z_j|| <= C and max_j ||z_j + z
 
 
 def _assumption2(s: object) -> bool:
-    """eta = min_x ||f(x)|| > 0 and max_x ||f(x)|| <= C (up to the rounding of a projection onto the ball)."""
+    """eta = min_x ||f(x)|| > 0 and max_x ||f(x)|| <= C (the engine decides the second, with its tolerance: a
+    projection onto the ball rounds)."""
     norms = np.linalg.norm(s.Y, axis=1)  # type: ignore[attr-defined]
-    return float(np.min(norms)) > 0 and float(np.max(norms)) <= s.C * (1 + 1e-12)  # type: ignore[attr-defined]
+    return float(np.min(norms)) > 0 and holds(at_most(float(np.max(norms)), float(s.C),  # type: ignore[attr-defined]
+                                                      what="max_x ||f(x)|| <= C"))
 
 
 def _gradient_hypothesis(s: object) -> bool:
@@ -538,12 +542,12 @@ PLUGIN.claim(Claim(
     statement=parts(Le(mx.L_sup_mu, mx.L_un / mx.p_min), labels=["L^mu_sup(f,C) <= L_un(f)/p_min (no log N_C)"]),
     subjects=(experiments.learned_section3(),),
     artifacts=(experiments.figure1,),
-    prefix=(forall("run", "the training runs the figure displays (here: 5 seeds on digits, the checker's stand-in for MNIST)"), forall("t", "logged training steps (step 0 included)")),
+    prefix=(forall("run", f"the training runs the figure displays (here: {RUNS} seeds on digits, the checker's stand-in for MNIST)"), forall("t", "logged training steps (step 0 included)")),
     encoding="'Inequality (7) is satisfied on these experiments, even when the log N_C term is discarded': every "
              "displayed run at every displayed iteration. The caption's other object, the runs' average curve, "
              "is not checked apart: p_min is the same on every run (the same data), so the inequality on every "
              "run implies it on the average (the average reading can only be weaker). "
-             "Checked at every logged step of 5 training runs (N = 1) on digits; the losses are exact on "
+             f"Checked at every logged step of {RUNS} training runs (N = 1) on digits; the losses are exact on "
              "the evaluation subset (20 images per digit), rho = the digits' class frequencies.",
 ))
 
@@ -553,11 +557,11 @@ PLUGIN.claim(Claim(
     statement=parts(Le(mx.L_sup_mu, mx.L_un_N), labels=["L^mu_sup(f,C) <= L^N_un(f) (no 1/p_cc)"]),
     subjects=(experiments.learned_section3(negatives=True),),
     artifacts=(experiments.figure2,),
-    prefix=(forall("N", "N = 15, 25, 35 (the figure's values)"), forall("run", "the training runs the figure displays (here: 5 seeds on digits, the checker's stand-in for MNIST)"),
+    prefix=(forall("N", "N = 15, 25, 35 (the figure's values)"), forall("run", f"the training runs the figure displays (here: {RUNS} seeds on digits, the checker's stand-in for MNIST)"),
             forall("t", "logged training steps (step 0 included)")),
     encoding="'Inequality (8) seems to hold even without the 1/p_cc term': every displayed N, run and iteration "
              "(the average curve is implied, as for merad.fig1). "
-             "N = 15, 25, 35, 5 runs each; L^N_un is a Monte Carlo bracket (100 000 samples, Hoeffding "
+             f"N = 15, 25, 35, {RUNS} runs each; L^N_un is a Monte Carlo bracket (100 000 samples, Hoeffding "
              "radius at alpha = 1e-9): a violation counts only if the whole bracket violates.",
 ))
 
@@ -568,7 +572,7 @@ PLUGIN.claim(Claim(
     subjects=(NormSnapshots(experiments.FIG1_RUNS + experiments.FIG2_RUNS,
                             experiments.QUICK_N1 + experiments.QUICK_N15),),
     artifacts=(experiments.figure3,),
-    prefix=(forall("run", "the Section 5 runs (N = 1 and N = 15, 25, 35; 5 seeds each, digits)"),
+    prefix=(forall("run", f"the Section 5 runs (N = 1 and N = 15, 25, 35; {RUNS} seeds each, digits)"),
             exists("(eta, C)", "constants 0 < eta < C < +oo", depends_on=("run",)),
             forall("t", "logged training steps ('during and at the end of the training')"),
             forall("x", "the data")),
@@ -606,19 +610,20 @@ PLUGIN.claim(ExperimentClaim(
     source=source("Assumption 2 (Section 4) and Figure 3 (Section 5)", (HAL,)),
     experiment=observations.assumption2_constants, prerequisites=experiments.assumption2_prerequisites,
     quantifier="settings",
-    prefix=(forall("run", "the runs (Section 5: N = 1, 15, 25, 35; Theorem 1: widths m), 5 seeds each -- the "
+    prefix=(forall("run", f"the runs (Section 5: N = 1, 15, 25, 35; Theorem 1: widths m), {RUNS} seeds each -- the "
                    "checker's stand-ins for the paper's runs"),
             exists("(eta, C)", "constants 0 < eta < C < +oo", depends_on=("run",)),
             forall("t", "logged steps 'during and at the end of the training'"), forall("x", "X_data")),
     readings=(Reading("at the end of training only",
                       "'at the end of the training' alone (the point where Lemma 7 uses eta)",
-                      prefix=(forall("run", "the runs (Section 5 and Theorem 1), 5 seeds each"),
+                      prefix=(forall("run", f"the runs (Section 5 and Theorem 1), {RUNS} seeds each"),
                               exists("(eta, C)", "constants 0 < eta < C < +oo", depends_on=("run",)),
                               forall("x", "X_data at the last logged step")),
                       experiment=observations.assumption2_constants_at_end),),
     literal="'during and at the end of the training': every logged step of every run",
-    encoding="eta = min ||f(x)|| > 0 and a finite C = max ||f(x)||: over every logged step of the 20 Section 5 "
-             "runs and of the 15 Theorem 1 runs (their norms on X_data are logged every 10 GD steps). One "
+    encoding=f"eta = min ||f(x)|| > 0 and a finite C = max ||f(x)||: over every logged step of the {4 * RUNS} "
+             f"Section 5 runs and of the {len(experiments.WIDTHS) * RUNS} Theorem 1 runs (their norms on X_data are "
+             "logged every 10 GD steps). One "
              "observation per group of runs (an N or a width), one outcome per seed; the baseline is each run's "
              "initialization. The readings of 'for some constants' (bound before or after x and t, per run or "
              "across runs) coincide on finitely many runs and steps; the uniformity they imply across widths and "
@@ -631,7 +636,7 @@ PLUGIN.claim(ExperimentClaim(
     source=source("Section 5, Figure 1: 'both losses follow a similar trend'", (HAL,)),
     experiment=observations.figure1_trend, prerequisites=experiments.figure1_prerequisites,
     quantifier="settings",
-    prefix=(forall("run", "the training runs the figure displays (here: 5 seeds on digits, the checker's stand-in for MNIST)"), forall("t", "logged training steps (the curves)")),
+    prefix=(forall("run", f"the training runs the figure displays (here: {RUNS} seeds on digits, the checker's stand-in for MNIST)"), forall("t", "logged training steps (the curves)")),
     readings=(Reading("the runs' average curves",
                       "the caption: '5 runs are displayed together with their average'",
                       prefix=(forall("t", "logged training steps of the average of the displayed runs"),),
@@ -643,7 +648,7 @@ PLUGIN.claim(ExperimentClaim(
              "checker's stand-ins (digits) for the paper's MNIST runs. "
              "Read as: along every run, the Spearman correlation of L_un and L^mu_sup(f,C) over the logged steps "
              "is positive and both change in the same direction from the first to the last logged step "
-             "(the 5 runs of merad.fig1), one outcome per seed.",
+             f"(the {RUNS} runs of merad.fig1), one outcome per seed.",
 ))
 
 PLUGIN.claim(ExperimentClaim(
@@ -651,7 +656,7 @@ PLUGIN.claim(ExperimentClaim(
     source=source("Section 5, Figure 2: 'both losses behave similarly'", (HAL,)),
     experiment=observations.figure2_trend, prerequisites=experiments.figure2_prerequisites,
     quantifier="settings",
-    prefix=(forall("N", "N = 15, 25, 35 (the figure's values)"), forall("run", "the training runs the figure displays (here: 5 seeds on digits, the checker's stand-in for MNIST)"),
+    prefix=(forall("N", "N = 15, 25, 35 (the figure's values)"), forall("run", f"the training runs the figure displays (here: {RUNS} seeds on digits, the checker's stand-in for MNIST)"),
             forall("t", "logged training steps (the curves)")),
     readings=(Reading("the runs' average curves",
                       "the caption: '5 runs are displayed together with their average'",
@@ -659,7 +664,7 @@ PLUGIN.claim(ExperimentClaim(
                               forall("t", "logged training steps of the average of the displayed runs")),
                       experiment=observations.figure2_trend_average),),
     literal="'both losses behave similarly' along every displayed run, for each N",
-    encoding="The reading of merad.fig1.trend on the 15 runs of merad.fig2 (N = 15, 25, 35), with L^N_un the "
+    encoding=f"The reading of merad.fig1.trend on the {3 * RUNS} runs of merad.fig2 (N = 15, 25, 35), with L^N_un the "
              "centre of a 10 000-sample Monte Carlo estimate (its Hoeffding radius is reported).",
 ))
 
@@ -703,7 +708,7 @@ PLUGIN.claim(ExperimentClaim(
             "L^_un(f) <= eps' -- the constants of Omega, Theta and O absolute, eta and C bound before eps",
     encoding="The printed widths and step counts are poly(n, L, 1/delta) with unspecified constants, so "
              "the theorem is checked as a dynamics claim: full-batch gradient descent on (11) with the "
-             "Section 4 network (n = 20 digit triplets, L = 2, d = 8) over 5 seeds. For each eps of a grid (the "
+             f"Section 4 network (n = 20 digit triplets, L = 2, d = 8) over {RUNS} seeds. For each eps of a grid (the "
              "universal 'let eps > 0'), the runs at the largest width (the closest to 'm large enough') either "
              "reach L^_un <= eps (the property held) or not (the run cannot tell: m or T may lie below the "
              "unspecified thresholds), so this experiment can support the theorem but never refute it. "
@@ -711,6 +716,6 @@ PLUGIN.claim(ExperimentClaim(
              "every logged step). The printed dependence of T on eps is checked along the grid (T(eps) eps^2 at "
              "the largest width). The initialization is quantified as printed ('the gradient descent "
              "algorithm ... finds': every random initialization, every seed); Allen-Zhu et al.'s Theorem 6, "
-             "which the proof cites, holds with high probability over it -- a reading 5 seeds cannot separate "
+             f"which the proof cites, holds with high probability over it -- a reading {RUNS} seeds cannot separate "
              "from the literal one when every seed reaches eps.",
 ))

@@ -3,7 +3,7 @@
 The paper trains a small convolutional encoder on MNIST/FashionMNIST (VGG-16 on CIFAR-10)
 and plots, over 5 runs, L_un and L^mu_sup(f, C) (Figure 1, N = 1), L^N_un and L^mu_sup for
 N = 15, 25, 35 (Figure 2), and the min/max output norms (Figure 3). Here: digits (1 797
-8x8 images, 10 classes, shipped with scikit-learn), a small conv encoder, 5 seeds, 300
+8x8 images, 10 classes, shipped with scikit-learn), a small conv encoder, MIN_SEEDS (5) seeds, 300
 Adam steps; the losses are evaluated exactly on a fixed evaluation subset (20 images per
 digit, so M = 200 support points); L^N_un for N >= 15 is a Monte Carlo bracket with a
 Hoeffding radius. Figure-style plots go into the audit report.
@@ -16,27 +16,32 @@ from typing import Any
 
 import numpy as np
 
-from numerics import triplet as tl
+from theorems.papers.merad import triplet as tl
 from numerics.backend import FLOAT
-from theorems.subjects import mixtures as mx
+from theorems.papers.merad import mixtures as mx
 from training.cache import cached_run, run_key
+from numerics.seeds import run_seed
 from training.snapshots import RunSpec, Snapshot, run_snapshots, training_seed
-from theorems import (colormap, ExperimentOutcome, Growth, Observation, Prerequisite, RegimeCheck,
-                      RunContext, save_figure, subplots)
+from theorems import (AllOf, at_most, below, colormap, ExperimentOutcome, Growth, holds, MIN_SEEDS, Observation,
+                      Prerequisite, RegimeCheck, RunContext, save_figure, subplots)
 from theorems.subjects import Family
-from theorems.subjects.learned import learned_mixtures, snapshot_mixture, trained_runs
+from theorems.papers.merad.learned import learned_mixtures
+from theorems.subjects.learned import snapshot_mixture, trained_runs
 
-SEEDS = (0, 1, 2, 3, 4)
+#: the run indices of each setting (the paper displays 5 runs; a verdict reads at least MIN_SEEDS)
+SEEDS = tuple(range(MIN_SEEDS))
 FIG2_N = (15, 25, 35)
-FIG1_RUNS = tuple(RunSpec("fig1", seed=s, n_negatives=1) for s in SEEDS)
-FIG2_RUNS = tuple(RunSpec("fig2", seed=s, n_negatives=n) for n in FIG2_N for s in SEEDS)
+FIG1_RUNS = tuple(RunSpec("merad-fig1", seed=s, n_negatives=1) for s in SEEDS)
+FIG2_RUNS = tuple(RunSpec("merad-fig2", seed=s, n_negatives=n) for n in FIG2_N for s in SEEDS)
 # the fast test profile: one short run per N, a few images per digit (trained in seconds, cached)
-QUICK_N1 = (RunSpec("quick", seed=0, n_negatives=1, steps=40, log_every=20, per_class=6),)
-QUICK_N15 = (RunSpec("quick", seed=0, n_negatives=15, steps=40, log_every=20, per_class=6),)
-# the experiment claims read a verdict over >= 5 seeds (rules.MIN_SEEDS): their quick profile trains the same
-# short run on 5 seeds (seconds each); the statement claims keep the single quick run above
-QUICK_N1_SEEDS = tuple(RunSpec("quick", seed=s, n_negatives=1, steps=40, log_every=20, per_class=6) for s in SEEDS)
-QUICK_N15_SEEDS = tuple(RunSpec("quick", seed=s, n_negatives=15, steps=40, log_every=20, per_class=6) for s in SEEDS)
+QUICK_N1 = (RunSpec("merad-quick", seed=0, n_negatives=1, steps=40, log_every=20, per_class=6),)
+QUICK_N15 = (RunSpec("merad-quick", seed=0, n_negatives=15, steps=40, log_every=20, per_class=6),)
+# the experiment claims read a verdict over >= MIN_SEEDS seeds: their quick profile trains the same
+# short run on MIN_SEEDS seeds (seconds each); the statement claims keep the single quick run above
+QUICK_N1_SEEDS = tuple(RunSpec("merad-quick", seed=s, n_negatives=1, steps=40, log_every=20, per_class=6)
+                       for s in SEEDS)
+QUICK_N15_SEEDS = tuple(RunSpec("merad-quick", seed=s, n_negatives=15, steps=40, log_every=20, per_class=6)
+                        for s in SEEDS)
 
 
 def for_seed(runs: tuple[RunSpec, ...], audit_seed: int) -> tuple[RunSpec, ...]:
@@ -172,9 +177,10 @@ def step_size(width: int) -> float:
     return min(LR_MAX, LR_SCALE / width)
 
 
-def _gd_run(width: int, seed: int, steps: int) -> dict[str, np.ndarray]:
-    """Full-batch GD on (11) with the Section 4 network (A, W_1..W_L, B, ReLU, no biases); a
-    diverged run (non-finite loss) stops and records NaN as its final loss."""
+def _gd_run(width: int, seed: int, steps: int, data_seed: int) -> dict[str, np.ndarray]:
+    """Full-batch GD on (11) with the Section 4 network (A, W_1..W_L, B, ReLU, no biases), initialized with
+    ``seed``, on the fixed triplets drawn with ``data_seed``; a diverged run (non-finite loss) stops and records NaN
+    as its final loss."""
     import torch  # heavy (1 s): only the Theorem 1 GD runs use it
 
     from training.data import fixed_triplets, load_digits_data  # heavy: imports scipy.spatial
@@ -183,7 +189,7 @@ def _gd_run(width: int, seed: int, steps: int) -> dict[str, np.ndarray]:
     from training.losses import triplet_objective  # heavy: imports torch
 
     X, y = load_digits_data()
-    trip = fixed_triplets(X, y, N_TRIPLETS, seed=0)  # the same data for every run (Assumption 1)
+    trip = fixed_triplets(X, y, N_TRIPLETS, seed=data_seed)  # the same data for every run of an audit (Assumption 1)
     inputs = torch.tensor(np.concatenate([trip.xa, trip.xp, trip.xn]), dtype=torch.float32)
     with torch.random.fork_rng():
         torch.manual_seed(seed)
@@ -208,16 +214,26 @@ def _gd_run(width: int, seed: int, steps: int) -> dict[str, np.ndarray]:
     return {"history": np.array(history), "outputs": z, "delta": np.asarray(trip.delta), "norms": np.array(norms)}
 
 
+#: the streams of Theorem 1's runs (numerics.seeds): the initializations (index = the run's index in SEEDS, the same
+#: at every width) and the fixed training triplets X_data (index 0: one training set for every run of an audit)
+THEOREM1_STREAM = "merad-theorem1"
+THEOREM1_DATA_STREAM = "merad-theorem1/data"
+
+
 def _theorem1_specs(quick: bool, audit_seed: int) -> list[dict[str, Any]]:
-    """The (width, seed) runs of the audit seed (seeds 1000 audit_seed + 0, 1, ...)."""
+    """The (width, seed) runs of the audit seed (the one seed rule: training_seed, and the training triplets' seed
+    from the stream THEOREM1_DATA_STREAM)."""
     widths, steps = (QUICK_WIDTHS, QUICK_STEPS) if quick else (WIDTHS, STEPS)
-    return [{"width": width, "seed": training_seed(s, audit_seed), "steps": steps, "lr": step_size(width),
-             "depth": DEPTH, "n_triplets": N_TRIPLETS, "d_out": D_OUT, "log_norms": 1}
+    data_seed = run_seed(audit_seed, THEOREM1_DATA_STREAM)
+    return [{"width": width, "seed": training_seed(THEOREM1_STREAM, s, audit_seed), "steps": steps,
+             "lr": step_size(width), "depth": DEPTH, "n_triplets": N_TRIPLETS, "d_out": D_OUT, "log_norms": 1,
+             "data_seed": data_seed}
             for width in widths for s in SEEDS]
 
 
 def _theorem1_cached(spec: dict[str, Any]) -> dict[str, np.ndarray]:
-    return cached_run("merad-theorem1", spec, lambda: _gd_run(spec["width"], spec["seed"], spec["steps"]))
+    return cached_run("merad-theorem1", spec, lambda: _gd_run(spec["width"], spec["seed"], spec["steps"],
+                                                              spec["data_seed"]))
 
 
 def theorem1_runs(quick: bool, audit_seed: int = 0) -> list[dict[str, Any]]:
@@ -261,22 +277,36 @@ def triplet_outputs(quick: bool, audit_seed: int = 0) -> list[tuple[str, np.ndar
             if np.all(np.isfinite(r["outputs"]))]
 
 
-def lemma7_on_outputs(z: np.ndarray) -> dict[str, float]:
+def lemma7_on_outputs(z: np.ndarray) -> dict[str, Any]:
     """eps = max_{i,j} ||loss_{i,j}||, eta = min ||z_{i,j}||, and max_i l(z_i) vs 2 eps/eta."""
     eps = max(float(np.linalg.norm(v)) for zi in z for v in tl.loss_vectors(zi, FLOAT))
     eta = float(np.min(np.linalg.norm(z, axis=2)))
     worst = max(float(tl.loss(zi, FLOAT)) for zi in z)
-    return {"eps": eps, "eta": eta, "max_loss": worst, "bound": 2 * eps / eta if eta > 0 else float("inf"),
-            "hypothesis": eps < eta / 2}
+    bound = 2 * eps / eta if eta > 0 else float("inf")
+    finite = bool(np.all(np.isfinite(z)))  # a diverged run's outputs: neither the hypothesis nor the conclusion
+    return {"eps": eps, "eta": eta, "max_loss": worst, "bound": bound,
+            "hypothesis": finite and holds(below(eps, eta / 2, what="eps < eta/2")),
+            "conclusion": finite and holds(at_most(worst, bound, what="max_i l(z_i) <= 2 eps/eta"))}
 
 
 #: the targets eps of Theorem 1 ("let eps > 0"; L^_un is a sum over the 20 triplets, about 14 at initialization)
 EPS_GRID = (1.0, 0.3, 0.1, 0.03, 0.01, 0.003)
 
 
+def reaches(loss: float, eps: float) -> bool:
+    """Whether a logged L^_un is at most eps, as the engine decides the relation (a diverged run's NaN never is)."""
+    return bool(np.isfinite(loss)) and holds(at_most(loss, eps, what="L^_un <= eps"))
+
+
+def first_reach(history: list[tuple[int, float]], eps: float) -> tuple[int, float] | None:
+    """The first logged (step, L^_un) with L^_un <= eps (:func:`reaches`), None if the run never gets there."""
+    return next(((step, loss) for step, loss in history if reaches(loss, eps)), None)
+
+
 def first_hit(history: list[tuple[int, float]], eps: float) -> float:
     """The first logged step at which L^_un <= eps (inf if never; NaN never reaches)."""
-    return next((float(step) for step, loss in history if loss <= eps), float("inf"))
+    hit = first_reach(history, eps)
+    return float(hit[0]) if hit is not None else float("inf")
 
 
 def _assumption2_on_run(run: dict[str, Any]) -> tuple[float, float]:
@@ -313,17 +343,19 @@ def theorem1(ctx: RunContext) -> ExperimentOutcome:
                           bool(np.isfinite(eta) and eta > 0 and np.isfinite(C))))
     observations = []
     for eps in EPS_GRID:
-        hits = [first_hit(r["history"], eps) for r in top]
-        # reached: the property held; not reached: the run cannot tell (m or T may be below the theorem's
-        # unspecified thresholds m >= Omega(poly d / eps), T = O(poly / (delta^2 eps^2)))
+        reached_at = [first_reach(r["history"], eps) for r in top]
+        # reached: the property held (the relation L^_un <= eps at the first logged step where it holds); not
+        # reached: the run cannot tell (m or T may be below the theorem's unspecified thresholds m >= Omega(poly d /
+        # eps), T = O(poly / (delta^2 eps^2)))
         observations.append(Observation(
             config={"eps": eps, "width": widths[-1]}, seeds=tuple(r["seed"] for r in top),
-            holds=tuple(True if np.isfinite(h) else None for h in hits),
-            at_init=bool(all(r["history"][0][1] <= eps for r in top)),
+            holds=tuple(at_most(hit[1], eps, what=f"L^_un at step {hit[0]} <= eps") if hit is not None else None
+                        for hit in reached_at),
+            at_init=AllOf(tuple(at_most(r["history"][0][1], eps, what="L^_un at step 0 <= eps") for r in top)),
             baseline="the untrained network (step 0 of each run)", regime=regime,
-            values={"first_step_reaching_eps": [h if np.isfinite(h) else None for h in hits],
+            values={"first_step_reaching_eps": [hit[0] if hit is not None else None for hit in reached_at],
                     "final_loss": [r["history"][-1][1] for r in top], "initial_loss": [r["history"][0][1] for r in top],
-                    "runs_reaching_eps_by_width": {str(w): sum(f <= eps for f in final[w]) for w in widths}}))
+                    "runs_reaching_eps_by_width": {str(w): sum(reaches(f, eps) for f in final[w]) for w in widths}}))
     growth = []
     reached = [eps for eps in EPS_GRID if all(np.isfinite(first_hit(r["history"], eps)) for r in top)]
     if len(reached) >= 3:
@@ -342,9 +374,9 @@ def theorem1(ctx: RunContext) -> ExperimentOutcome:
     for w in widths:
         checks = [lemma7_on_outputs(r["outputs"]) for r in runs if r["width"] == w]
         held = sum(c["hypothesis"] for c in checks)
-        ok = sum(c["hypothesis"] and c["max_loss"] <= c["bound"] for c in checks)
+        ok = sum(c["hypothesis"] and c["conclusion"] for c in checks)
         lines.append(f"| {w} | {np.median(start[w]):.4g} | {np.median(final[w]):.4g} | {np.max(final[w]):.4g} | "
-                     + " | ".join(f"{sum(f <= e for f in final[w])}/{len(final[w])}" for e in EPS_GRID)
+                     + " | ".join(f"{sum(reaches(f, e) for f in final[w])}/{len(final[w])}" for e in EPS_GRID)
                      + f" | hypothesis in {held}/{len(checks)} runs; conclusion holds in {ok}/{held} |")
     if out_dir is not None:
         _theorem1_plot(runs, widths, out_dir / "merad.theorem1.png")
@@ -359,7 +391,8 @@ def theorem1(ctx: RunContext) -> ExperimentOutcome:
               f"over the seeds (a distribution-free interval for the median with coverage 1 - 2^(1-{len(top)}))."]
     return ExperimentOutcome(
         statistic=f"runs at m = {widths[-1]} reaching L^_un <= {EPS_GRID[-1]:g}",
-        value=float(sum(r["history"][-1][1] <= EPS_GRID[-1] for r in top)), effect_size=float(np.median(reduction)),
+        value=float(sum(reaches(r["history"][-1][1], EPS_GRID[-1]) for r in top)),
+        effect_size=float(np.median(reduction)),
         interval=(float(np.min(reduction)), float(np.max(reduction))), seeds=sorted({r["seed"] for r in runs}),
         interval_note=f"[min, max] over {len(top)} seeds: coverage 1 - 2^(1-{len(top)}) for the median",
         parameters={"widths": widths, "depth": DEPTH, "n_triplets": N_TRIPLETS,

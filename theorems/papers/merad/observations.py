@@ -3,9 +3,10 @@
 * "Both losses follow a similar trend" (Figure 1; "behave similarly", Figure 2): read here as
   *along every run, the two curves move together*: the Spearman rank correlation of L_un (or
   L^N_un) and L^mu_sup(f, C) over the logged steps is positive, and both losses change in the
-  same direction between the first and the last logged step. The other reading the caption
-  allows ("5 runs are displayed together with their average"): the same property of the runs'
-  average curves. The baseline is a trajectory without learning: the untrained encoder (step 0)
+  same direction between the first and the last logged step (each a relation the engine decides;
+  L^N_un for N >= 15 is a Monte Carlo estimate whose radius is the stated error of its side). The
+  other reading the caption allows ("5 runs are displayed together with their average"): the same
+  property of the runs' average curves. The baseline is a trajectory without learning: the untrained encoder (step 0)
   with its outputs rescaled along the run's own mean output norm (the untrained model has no
   trend of its own; a rescaling is what a run does that learns nothing but the scale). Where that
   baseline meets the reading on any seed (any run, or the runs' average), the reading does not
@@ -30,9 +31,10 @@ from typing import Any
 import numpy as np
 
 from numerics import contrastive as cl
-from theorems import ExperimentOutcome, Observation, RunContext
+from numerics.seeds import run_seed
+from theorems import AllOf, Comparison, ExperimentOutcome, Observation, RunContext, above, below, holds
 from theorems.papers.merad import experiments as ex
-from theorems.subjects import mixtures as mx
+from theorems.papers.merad import mixtures as mx
 from theorems.subjects.learned import snapshot_mixture
 from training.snapshots import run_snapshots
 
@@ -50,31 +52,41 @@ def _spearman(a: np.ndarray, b: np.ndarray) -> float:
     return float(spearmanr(a, b).statistic)
 
 
-def _un_value(snap: Any, N: int) -> tuple[float, float]:
+#: the Monte Carlo estimate's miss probability (its Hoeffding radius holds with probability 1 - TREND_ALPHA)
+TREND_ALPHA = 1e-9
+#: the stream of the Monte Carlo samples of the trend readings (numerics.seeds): one seed per audit, the same sample
+#: for every logged step, run and baseline of that audit (common random numbers: the curves' ranks are not
+#: shuffled by sampling noise)
+TREND_STREAM = "merad.trend/monte_carlo"
+
+
+def _un_value(snap: Any, N: int, mc_seed: int) -> tuple[float, float]:
     """L_un (exact, N = 1) or the centre of the Monte Carlo L^N_un of one snapshot, and the Monte Carlo radius."""
     if N == 1:
         return ex.snapshot_values(snap, [mx.L_un])[mx.L_un], 0.0
-    enclosure = cl.l_un_n_monte_carlo(snapshot_mixture(snap, uniform=False), N, TREND_SAMPLES, seed=0, alpha=1e-9)
+    enclosure = cl.l_un_n_monte_carlo(snapshot_mixture(snap, uniform=False), N, TREND_SAMPLES, seed=mc_seed,
+                                      alpha=TREND_ALPHA)
     return (enclosure.lo + enclosure.hi) / 2, (enclosure.hi - enclosure.lo) / 2
 
 
 @functools.lru_cache(maxsize=64)
-def _unsupervised_curve(spec: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray, np.ndarray]:
-    """Per logged step of one run: steps, L_un (exact, N = 1) or the Monte Carlo L^N_un, L^mu_sup(f, C); the largest
-    Monte Carlo radius (0 when exact); and the same two losses along the baseline: the untrained encoder's outputs
-    (step 0) times s_t = mean ||f_t(x)|| / mean ||f_0(x)|| (the run's own scale at step t). Cached per run: every
-    reading of a claim reads the same curves."""
+def _unsupervised_curve(spec: Any, mc_seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray,
+                                                           np.ndarray]:
+    """Per logged step of one run: steps, L_un (exact, N = 1) or the Monte Carlo L^N_un (its sample seeded by
+    ``mc_seed``), L^mu_sup(f, C); the largest Monte Carlo radius (0 when exact); and the same two losses along the
+    baseline: the untrained encoder's outputs (step 0) times s_t = mean ||f_t(x)|| / mean ||f_0(x)|| (the run's own
+    scale at step t). Cached per run: every reading of a claim reads the same curves."""
     snaps = run_snapshots(spec)
     first = snaps[0]
     scale0 = float(np.mean(np.linalg.norm(first.embeddings, axis=1)))
     steps, un, sup, base_un, base_sup, radius = [], [], [], [], [], 0.0
     for snap in snaps:
-        value, r = _un_value(snap, spec.n_negatives)
+        value, r = _un_value(snap, spec.n_negatives, mc_seed)
         un.append(value)
         sup.append(ex.snapshot_values(snap, [mx.L_sup_mu])[mx.L_sup_mu])
         rescaled = dataclasses.replace(first, embeddings=first.embeddings
                                        * (float(np.mean(np.linalg.norm(snap.embeddings, axis=1))) / scale0))
-        b, rb = _un_value(rescaled, spec.n_negatives)
+        b, rb = _un_value(rescaled, spec.n_negatives, mc_seed)
         base_un.append(b)
         base_sup.append(ex.snapshot_values(rescaled, [mx.L_sup_mu])[mx.L_sup_mu])
         radius = max(radius, r, rb)
@@ -82,53 +94,69 @@ def _unsupervised_curve(spec: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     return (np.array(steps), np.array(un), np.array(sup), radius, np.array(base_un), np.array(base_sup))
 
 
-def moves_together(un: np.ndarray, sup: np.ndarray) -> tuple[bool, float, bool]:
-    """The reading of "both losses follow a similar trend" on two curves: Spearman > 0 and the same direction from
-    the first to the last logged step. Returns (holds, Spearman, same direction)."""
+def moves_together(un: np.ndarray, sup: np.ndarray, error: float = 0.0) -> tuple[AllOf, float, AllOf | bool]:
+    """The reading of "both losses follow a similar trend" on two curves, as relations the engine decides: the
+    Spearman rank correlation is > 0, and both losses moved the same way from the first to the last logged step
+    (both down, or both up; ``error`` bounds the error of each value of ``un``: its Monte Carlo radius).
+    Returns (the reading, the Spearman, the same-direction part)."""
     rho = _spearman(un, sup)
-    same_direction = bool(np.sign(un[-1] - un[0]) == np.sign(sup[-1] - sup[0]) != 0)
-    return bool(rho > 0 and same_direction), rho, same_direction
+    if sup[-1] == sup[0]:
+        same: AllOf | bool = False  # L^mu_sup did not move: no direction to share
+    else:
+        moved = below if sup[-1] < sup[0] else above  # the direction L^mu_sup moved; the engine decides both
+        same = AllOf((moved(float(sup[-1]), float(sup[0]), what="L^mu_sup: last vs first logged step"),
+                      moved(float(un[-1]), float(un[0]), error=error, what="unsupervised loss: last vs first")))
+    return AllOf((above(rho, 0.0, what="Spearman rank correlation"), same)), rho, same
 
 
 BASELINE = ("a trajectory without learning: the untrained encoder (step 0) with its outputs rescaled along the run's "
             "mean output norm")
 
 
-def similar_trend(runs: tuple, figure: str, loss: str, average: bool = False) -> ExperimentOutcome:
+def _decided(relation: Comparison | AllOf | bool) -> bool:
+    """The engine's decision of a measured relation, for the report's tables and counts."""
+    return holds(relation)
+
+
+def similar_trend(runs: tuple, figure: str, loss: str, audit_seed: int, average: bool = False) -> ExperimentOutcome:
     """Figures 1 and 2: do L_un (L^N_un) and L^mu_sup(f, C) follow a similar trend? One observation per N: per run
-    (``average`` False: each seed's run is one outcome) or on the runs' average curves (``average`` True)."""
+    (``average`` False: each seed's run is one outcome) or on the runs' average curves (``average`` True). The
+    Monte Carlo samples of L^N_un come from the audit seed's stream :data:`TREND_STREAM`."""
+    mc_seed = run_seed(audit_seed, TREND_STREAM)
     rows, observations, rhos = [], [], []
     for N in sorted({spec.n_negatives for spec in runs}):
         group = [spec for spec in runs if spec.n_negatives == N]
-        curves = [_unsupervised_curve(spec) for spec in group]
+        curves = [_unsupervised_curve(spec, mc_seed) for spec in group]
         per_run = []
         for spec, (steps, un, sup, radius, bun, bsup) in zip(group, curves):
-            held, rho, same = moves_together(un, sup)
-            base_held, base_rho, base_same = moves_together(bun, bsup)
+            held, rho, same = moves_together(un, sup, radius)
+            base_held, base_rho, base_same = moves_together(bun, bsup, radius)
             rhos.append(rho)
             per_run.append((held, base_held))
-            rows.append({"N": N, "seed": spec.seed, "steps": len(steps), "spearman": rho, "same_direction": same,
-                         "un": (float(un[0]), float(un[-1])), "sup": (float(sup[0]), float(sup[-1])), "radius": radius,
-                         "holds": held, "baseline_spearman": base_rho, "baseline_same_direction": base_same,
-                         "baseline_holds": base_held})
+            rows.append({"N": N, "seed": spec.seed, "steps": len(steps), "spearman": rho,
+                         "same_direction": _decided(same), "un": (float(un[0]), float(un[-1])),
+                         "sup": (float(sup[0]), float(sup[-1])), "radius": radius, "holds": _decided(held),
+                         "baseline_spearman": base_rho, "baseline_same_direction": _decided(base_same),
+                         "baseline_holds": _decided(base_held)})
         if average:
             length = min(len(c[0]) for c in curves)
             mean = [np.mean([c[k][:length] for c in curves], axis=0) for k in (1, 2, 4, 5)]
-            held, rho, same = moves_together(mean[0], mean[1])
-            base_held, base_rho, _ = moves_together(mean[2], mean[3])
+            radius = max(c[3] for c in curves)  # an average of estimates each within its radius is within the largest
+            held, rho, same = moves_together(mean[0], mean[1], radius)
+            base_held, base_rho, _ = moves_together(mean[2], mean[3], radius)
             observations.append(Observation(
                 config={"N": N, "curve": f"average of {len(group)} runs"}, holds=(held,), seeds=(),
-                at_init=bool(base_held or any(b for _, b in per_run)),
+                at_init=(base_held, *(b for _, b in per_run)),
                 baseline=BASELINE + " (on their average, or on any one run)",
-                values={"spearman": rho, "same_direction": same, "baseline_spearman": base_rho,
+                values={"spearman": rho, "same_direction": _decided(same), "baseline_spearman": base_rho,
                         "runs": [spec.seed for spec in group]}))
         else:
+            met = [_decided(b) for _, b in per_run]
             observations.append(Observation(
                 config={"N": N}, holds=tuple(h for h, _ in per_run), seeds=tuple(spec.seed for spec in group),
-                at_init=any(b for _, b in per_run), baseline=BASELINE + " (on at least one seed)",
-                values={"spearman": [r["spearman"] for r in rows if r["N"] == N],
-                        "baseline_holds": [b for _, b in per_run]},
-                note=f"the baseline meets the reading on {sum(b for _, b in per_run)} of {len(per_run)} seeds"))
+                at_init=tuple(b for _, b in per_run), baseline=BASELINE + " (on at least one seed)",
+                values={"spearman": [r["spearman"] for r in rows if r["N"] == N], "baseline_holds": met},
+                note=f"the baseline meets the reading on {sum(met)} of {len(per_run)} seeds"))
     what = "the runs' average curves" if average else "along every run"
     lines = [f"#### {figure}: do both losses follow a similar trend? ({what})", "",
              f"Read as: {what}, the Spearman rank correlation of {loss} and L^mu_sup(f, C) over the logged steps is "
@@ -162,22 +190,22 @@ def _fig2_runs(ctx: RunContext) -> tuple:
 
 def figure1_trend(ctx: RunContext) -> ExperimentOutcome:
     """Figure 1: L_un and L^mu_sup move together along every run (N = 1)."""
-    return similar_trend(_fig1_runs(ctx), "Figure 1 (N = 1)", "L_un")
+    return similar_trend(_fig1_runs(ctx), "Figure 1 (N = 1)", "L_un", ctx.seed)
 
 
 def figure1_trend_average(ctx: RunContext) -> ExperimentOutcome:
     """Figure 1: L_un and L^mu_sup move together on the runs' average curves (N = 1)."""
-    return similar_trend(_fig1_runs(ctx), "Figure 1 (N = 1)", "L_un", average=True)
+    return similar_trend(_fig1_runs(ctx), "Figure 1 (N = 1)", "L_un", ctx.seed, average=True)
 
 
 def figure2_trend(ctx: RunContext) -> ExperimentOutcome:
     """Figure 2: L^N_un and L^mu_sup move together along every run (N = 15, 25, 35)."""
-    return similar_trend(_fig2_runs(ctx), "Figure 2 (N = 15, 25, 35)", "L^N_un")
+    return similar_trend(_fig2_runs(ctx), "Figure 2 (N = 15, 25, 35)", "L^N_un", ctx.seed)
 
 
 def figure2_trend_average(ctx: RunContext) -> ExperimentOutcome:
     """Figure 2: L^N_un and L^mu_sup move together on the runs' average curves (N = 15, 25, 35)."""
-    return similar_trend(_fig2_runs(ctx), "Figure 2 (N = 15, 25, 35)", "L^N_un", average=True)
+    return similar_trend(_fig2_runs(ctx), "Figure 2 (N = 15, 25, 35)", "L^N_un", ctx.seed, average=True)
 
 
 def _norm_groups(ctx: RunContext) -> list[tuple[dict[str, Any], list[tuple[int, list[tuple[float, float]]]]]]:

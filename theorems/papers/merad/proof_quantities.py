@@ -2,7 +2,7 @@
 
 Each is declared once against the backend (``formula(s, xp)``, ``s.mixture`` the subject's mixture arrays)
 and passed to the finite-mixture families of the claim whose proof uses them (:data:`QUANTITIES`, the
-``quantities=`` of :func:`theorems.subjects.mixtures.mixture_family`), so a proof step between them is
+``quantities=`` of :func:`theorems.papers.merad.mixtures.mixture_family`), so a proof step between them is
 evaluated (float64, 60-digit mpmath, torch) exactly like a claim.
 
 Notation (proof of Proposition 2 = 3.3, part (1)): zeta(t) = log(1 + e^t); for a class c, a

@@ -18,7 +18,7 @@ from theorems.papers.merad import certificates as certs
 from theorems.papers.merad import proof_quantities as pq
 from theorems.papers.merad import step_checks  # noqa: F401  (registers the page steps' certificates)
 from theorems.papers.merad import training_sets as ts
-from theorems.subjects import mixtures as mx
+from theorems.papers.merad import mixtures as mx
 
 HAL, CONF = "000_446b1395972c3412.txt", "001_024f140e13f62c31.txt"
 _t = sympy.Symbol("t", real=True)

@@ -1,9 +1,9 @@
 """Training sets of fixed triplets: the setting of Lemma 7 (= Lemma 4 = Lemma 4.2) as printed.
 
 A subject (a composed :class:`~theorems.subjects.Family`, :func:`TrainingSets`) is the outputs Y (m x d)
-of f on the m samples of X_data (part ``Y``, a :class:`~theorems.subjects.triplet_parts.SampleOutputs`) and
+of f on the m samples of X_data (part ``Y``, a :class:`~theorems.papers.merad.triplet_parts.SampleOutputs`) and
 n triplets (x_i, x_i+, x_i-) given as rows of sample indices T (n x 3; part ``T``, a
-:class:`~theorems.subjects.triplet_parts.SampleTriplets`), three distinct samples each (the least the
+:class:`~theorems.papers.merad.triplet_parts.SampleTriplets`), three distinct samples each (the least the
 names "a sample, a positive, a negative" say), and the radius C (part ``C``). L^_un(f) = sum_i l(z_i) (11) with
 z_i = (Y[T_i0], Y[T_i1], Y[T_i2]); its gradient with respect to the outputs of f is the m x d
 array whose row x sums loss_{i,j} = A_j^T grad l(z_i) over every (i, j) with T_ij = x. Nothing
@@ -22,12 +22,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from numerics import triplet as tl
+from theorems.papers.merad import triplet as tl
 from numerics.backend import Backend
 from theorems import quantity
 from theorems.papers.merad.experiments import D_OUT, N_TRIPLETS
-from theorems.subjects import Choice, Family, Given, SampleOutputs, SampleTriplets, Snapshots, Subject
-from theorems.subjects.triplets import norm0, sqrt0
+from theorems.papers.merad.triplet_parts import SampleOutputs, SampleTriplets
+from theorems.subjects import Choice, Family, Given, Snapshots, Subject
+from theorems.papers.merad.triplets import norm0, sqrt0
 
 
 def _triplets(Y: Any, T: np.ndarray) -> list[Any]:

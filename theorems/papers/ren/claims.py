@@ -14,7 +14,7 @@ only and the engine reads the verdicts.
 
 from __future__ import annotations
 
-from theorems import exists, ExperimentClaim, forall, Kind, Reading, Source
+from theorems import MIN_SEEDS, exists, ExperimentClaim, forall, Kind, Reading, Source
 from theorems.papers.ren.plugin import PLUGIN
 from theorems.papers.ren import dynamics, exact, reconstructed
 
@@ -42,7 +42,7 @@ PREAMBLE = (
     exists("c0", "small constants: sigma_max/sigma_min <= d^c0", depends_on=(), asymptotic='"some small constant"'
            " [checker: sigma_max/sigma_min <= 5]"),
 )
-SEED = forall("W(0)", "initializations W_A, W_B iid N(0, 1/m) [5 training seeds per configuration]")
+SEED = forall("W(0)", f"initializations W_A, W_B iid N(0, 1/m) [{MIN_SEEDS} training seeds per configuration]")
 MODEL_A = exists("model", "data models (1) satisfying the assumptions (sigma_max/sigma_min <= d^c0) [checker: "
                           "(k, 1, 1, 1, 1) for k in 1.1..5, geometric and two-level k = 1.5; r = d_xi = 5]")
 T_POLY = exists("T", "iterations", asymptotic="poly(d) iterations")
@@ -201,7 +201,7 @@ PLUGIN.claim(ExperimentClaim(
     literal="the words: (a) there exists a data model; 'not balanced' is Bal < r/c for Definition 4.2's constant c, the "
             "one (b) uses",
     encoding="Population gradient descent on the non-contrastive loss (4), width 65 536, until an approximate "
-             "stationary point, 5 training seeds; search over admissible data models for one whose runs end aligned and "
+             f"stationary point, {MIN_SEEDS} training seeds; search over admissible data models for one whose runs end aligned and "
              "not balanced (Bal < r/2) on every seed. The untrained model is measured too (not aligned: informative).",
 ))
 
@@ -224,7 +224,7 @@ PLUGIN.claim(ExperimentClaim(
                       experiment=dynamics.theorem43b_per_model, quantifier="forall"),),
     literal="the words: there exist beta1 and beta2 such that, for any valid data model (the pair may not depend on "
             "the model)",
-    encoding="Algorithm 3.1 on the population loss (3), width 65 536, 5 training seeds: there exist (beta1, beta2) in the "
+    encoding=f"Algorithm 3.1 on the population loss (3), width 65 536, {MIN_SEEDS} training seeds: there exist (beta1, beta2) in the "
              "grid such that every admissible data model of the sweep ends aligned and balanced on every seed (one "
              "configuration per pair; the models are inside it, as printed: the pair comes before the model).",
 ))
@@ -260,7 +260,8 @@ PLUGIN.claim(ExperimentClaim(
     ),
     literal="the words: 'we first choose a small inverse temperature [beta1] and run gradient descent for [T1] "
             "iterations', T1 the end of Stage 1 of Lemma B.1 ('the earliest time all the following hold')",
-    encoding="Stage 1 aligns while cond(P_A) grows, Stage 2 lowers it, on Lemma B.17's spectrum, 5 training seeds per "
+    encoding="Stage 1 aligns while cond(P_A) grows, Stage 2 lowers it, on Lemma B.17's spectrum, "
+             f"{MIN_SEEDS} training seeds per "
              "(beta1, T1/T*); the literal reading keeps T1 = T* (longer Stage 1 outside its regime), the readings "
              "differ in the Stage-1 length they allow.",
 ))

@@ -32,19 +32,22 @@ import itertools
 import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from theorems import RegimeCheck
-from theorems.papers.ren import flow
+from numerics.enclosure import Enclosure
+from theorems import RegimeCheck, at_most
+from theorems.papers.ren import flow, ode
 from training.cache import cached_run
 
 KAPPA_MAX = 5.0  # admissible data models: sigma_max / sigma_min <= KAPPA_MAX (stands for the lost d^c bound)
 NOISE_MAX = 0.1  # the model's noise-to-signal ratio d_xi sigma_xi^2 / sum sigma^2 at most 0.1
 
 REFINE = 8  # flow points per logging interval in tracking_gap
-SHIFT = 0.1  # the time reparametrization allowed when comparing a run with the flow (tracking_gap)
+SHIFT = Fraction(1, 10)  # the time reparametrization allowed when comparing a run with the flow (tracking_gap)
+MC_RADIUS = 4  # a Monte Carlo score is known to within this many binomial standard errors (alignment_enclosure)
 
 
 # -- metrics (numpy) -----------------------------------------------------------------------------
@@ -193,6 +196,13 @@ def alignment_mc(Y: np.ndarray, model: DataModel, rng: np.random.Generator, n: i
     s = model.sample(n, rng)
     score = alignment_score(s["wa"] @ MA.T, s["wb"] @ MB.T, s["wb_neg"] @ MB.T, ties=ties)
     return score, math.sqrt(max(score * (1 - score), 1e-12) / n)
+
+
+def alignment_enclosure(score: float, se: float, n: int) -> Enclosure:
+    """A Monte Carlo alignment score as what it measures: the population score lies within MC_RADIUS binomial
+    standard errors of it (the normal approximation: outside with probability about 6e-5), clipped to [0, 1]."""
+    return Enclosure(max(0.0, score - MC_RADIUS * se), min(1.0, score + MC_RADIUS * se), alpha=6.4e-5,
+                     how=f"Monte Carlo over {n} triples, +- {MC_RADIUS} standard errors")
 
 
 # -- Algorithm 3.1 ---------------------------------------------------------------------------------
@@ -384,34 +394,32 @@ def cached_train(spec: RunSpec) -> dict[str, np.ndarray]:
 def flow_twin(spec: RunSpec, run: dict[str, np.ndarray], refine: int = 1) -> dict[str, np.ndarray]:
     """The infinite-width gradient flow of the same data model and schedule (beta switched at the
     run's Stage-1 end), evaluated at the run's logged times (``refine`` points per logging interval):
-    the reference the run must track."""
+    the reference the run must track. Logged point i is point i * refine of the result (``per``)."""
     from scipy.integrate import solve_ivp  # heavy (0.3 s): scipy.integrate, only the flow twin
 
     fm = spec.model.flow()
     logged = np.asarray(run["t"], dtype=float)
-    times = np.unique(np.concatenate([np.linspace(a, b, refine + 1) for a, b in itertools.pairwise(logged)])) \
-        if refine > 1 and len(logged) > 1 else logged
-    t1 = float(run["t1"]) * spec.eta
+    per = refine if refine > 1 and len(logged) > 1 else 1
+    times = np.concatenate([logged[:1], *(np.linspace(a, b, per + 1)[1:] for a, b in itertools.pairwise(logged))])
     contrastive = spec.method == "contrastive"
-    stages = [(0.0, t1 if contrastive else float(times[-1]), spec.beta1 if contrastive else None)]
+    # the Stage-1 end is a logged step: index arithmetic, no comparison of times
+    i1 = int(np.flatnonzero(run["step"] == run["t1"])[0]) * per if contrastive else len(times) - 1
+    stages = [(times[1:i1 + 1], spec.beta1 if contrastive else None)]
     if contrastive:
-        stages.append((t1, float(times[-1]), spec.beta2))
+        stages.append((times[i1 + 1:], spec.beta2))
     y = flow.initial_state(fm)
-    states: list[tuple[float, np.ndarray]] = []
-    for start, end, beta in stages:
-        pts = times[(times > start + 1e-9) & (times <= end + 1e-9)]
-        if not states:
-            states.append((0.0, y))
-        if end <= start or len(pts) == 0:
+    states: list[tuple[float, np.ndarray]] = [(float(times[0]), y)]
+    for pts, beta in stages:
+        if len(pts) == 0:
             continue
-        sol = solve_ivp(lambda t, yy, beta=beta: flow.rhs(yy, fm, beta), (start, end), y, method="DOP853",
-                        t_eval=np.clip(pts, start, end), rtol=1e-9, atol=1e-12)
+        sol = solve_ivp(lambda t, yy, beta=beta: flow.rhs(yy, fm, beta), (states[-1][0], float(pts[-1])), y,
+                        t_eval=pts, **ode.settings())
         if not sol.success:
             raise RuntimeError(f"the infinite-width flow failed to integrate: {sol.message}")
         states += list(zip(sol.t, sol.y.T))
         y = sol.y[:, -1]
     qs = [flow.tracked(yy, fm) for _, yy in states]
-    return {"t": np.array([t for t, _ in states]), "cond": np.array([q["cond"] for q in qs]),
+    return {"t": np.array([t for t, _ in states]), "per": np.asarray(per), "cond": np.array([q["cond"] for q in qs]),
             "rho_min": np.array([float(q["rho"].min()) for q in qs]),
             "noise_ratio": np.array([q["noise_ratio"] for q in qs]), "balance": np.array([q["balance"] for q in qs])}
 
@@ -421,45 +429,55 @@ def tracking_gap(spec: RunSpec, run: dict[str, np.ndarray]) -> dict[str, float]:
     times: the largest |log(cond_run / cond_flow)| and |rho_min,run - rho_min,flow|, each allowing a
     shift in time of one logging interval or SHIFT of the elapsed time, whichever is larger (Stage 2
     collapses the condition number within a few intervals, where a pointwise comparison would
-    measure the slope of the collapse, not the tracking)."""
+    measure the slope of the collapse, not the tracking).
+
+    The windows are chosen exactly, in steps: flow point i * REFINE + k sits at the logged step s_i plus k / REFINE
+    of the interval to s_(i+1), so REFINE times its step is an integer, and the closed window |s - s_i| <= max(the
+    shortest logging interval, SHIFT s_i) is an inequality between integers."""
     dense = flow_twin(spec, run, refine=REFINE)
-    t, td = np.asarray(run["t"], dtype=float), np.asarray(dense["t"])
-    n = len(t)
-    at = np.clip(np.searchsorted(td, t - 1e-9), 0, len(td) - 1)  # the logged times inside the dense grid
-    step = float(np.min(np.diff(t))) if n > 1 else 0.0
+    steps = np.asarray(run["step"]).astype(np.int64)
+    if not np.array_equal(steps, run["step"]):
+        raise ValueError("tracking_gap: the logged steps are not integers")
+    n, per = len(steps), int(dense["per"])
+    # per (= REFINE) x the step of every flow point: exact integers
+    starts = np.repeat(steps[:-1] * per, per) + np.tile(np.arange(per), n - 1) * np.repeat(np.diff(steps), per)
+    dense_steps = np.append(starts, steps[-1] * per) if n > 1 else steps * per
+    shortest = int(np.min(np.diff(steps))) if n > 1 else 0
+    if len(dense_steps) != len(dense["t"]):
+        raise RuntimeError(f"tracking_gap: {len(dense['t'])} flow points for {len(dense_steps)} grid points")
+    shift_num, shift_den = SHIFT.numerator, SHIFT.denominator
 
     def gap(x: np.ndarray, y: np.ndarray) -> float:
         """max_i of the distance from x_i to the range of the (continuous) flow curve over the window."""
         worst = 0.0
         for i in range(n):
-            near = y[np.abs(td - t[i]) <= max(step, SHIFT * t[i]) + 1e-9]
+            dist = np.abs(dense_steps - steps[i] * per) * shift_den  # shift_den x REFINE x |s - s_i|
+            reach = max(shortest * per * shift_den, shift_num * per * int(steps[i]))
+            near = y[dist <= reach]
             worst = max(worst, float(max(0.0, x[i] - near.max(), near.min() - x[i])))
         return worst
 
     return {"cond_gap": gap(np.log(run["cond"]), np.log(dense["cond"])),
             "rho_gap": gap(run["rho_min"], dense["rho_min"]),
-            "flow_cond_end": float(dense["cond"][at[-1]]), "flow_balance_end": float(dense["balance"][at[-1]]),
-            "flow_cond_t1": float(np.interp(float(run["t1"]) * spec.eta, td, dense["cond"])),
+            "flow_cond_end": float(dense["cond"][-1]), "flow_balance_end": float(dense["balance"][-1]),
+            "flow_cond_t1": float(dense["cond"][int(np.flatnonzero(run["step"] == run["t1"])[0]) * per]),
             "width_offset": float(abs(math.log(run["cond"][0] / spec.model.kappa)))}
-
-
-def with_seed(spec: RunSpec, seed: int) -> RunSpec:
-    return replace(spec, seed=seed)
 
 
 def model_checks(model: DataModel) -> list[RegimeCheck]:
     """The assumptions of Theorem 4.3 on the data model itself."""
-    z = flow.signs(model.r)
+    z = flow.signs(model.r).astype(np.int64)
+    exact = bool(np.all(z.sum(axis=0) == 0) and np.array_equal(z.T @ z, len(z) * np.eye(model.r, dtype=np.int64)))
     moments = float(max(np.abs(z.mean(axis=0)).max(), np.abs(z.T @ z / len(z) - np.eye(model.r)).max()))
     return [
         RegimeCheck("latent law", "z, xi uniform on {+-1}^r, {+-1}^d_xi (Lemma A.7, Lemma C.2's product form): "
-                    "exact E z = 0, E z z^T = I", moments, "0 (exact sums over {+-1}^r)", moments == 0.0),
+                    "exact E z = 0, E z z^T = I", moments, "0 (exact sums over {+-1}^r, in integers)", exact),
         RegimeCheck("admissible spectrum", "sigma_max / sigma_min bounded (the lost assumption of Theorem 4.3, "
                     "'for some small constant'; KAPPA_MAX stands for it)", float(model.kappa),
-                    f"<= {KAPPA_MAX:g}", model.kappa <= KAPPA_MAX + 1e-12),
+                    f"<= {KAPPA_MAX:g}", at_most(float(model.kappa), KAPPA_MAX, what="sigma_max / sigma_min")),
         RegimeCheck("noise-to-signal ratio", "E||A_xi xi||^2 / E||A z||^2 = d_xi sigma_xi^2 / sum sigma_k^2 small "
                     "(Lemma 5.1: 'the noise-signal ratio is small')", float(model.noise_signal),
-                    f"<= {NOISE_MAX:g}", model.noise_signal <= NOISE_MAX),
+                    f"<= {NOISE_MAX:g}", at_most(float(model.noise_signal), NOISE_MAX, what="noise-to-signal ratio")),
     ]
 
 
@@ -478,8 +496,8 @@ def stage1_end(model: DataModel, beta: float | None = None, tol_rho: float = 0.0
         return min(float(q["rho"].min()) - (1 - tol_rho), tol_noise - q["noise_ratio"])
 
     done.terminal, done.direction = True, 1  # type: ignore[attr-defined]
-    sol = solve_ivp(lambda t, y: flow.rhs(y, fm, beta), (0.0, t_max), y0, method="DOP853", events=done,
-                    rtol=1e-9, atol=1e-12, dense_output=True)
+    sol = solve_ivp(lambda t, y: flow.rhs(y, fm, beta), (0.0, t_max), y0, events=done, dense_output=True,
+                    **ode.settings())
     t1 = float(sol.t_events[0][0]) if len(sol.t_events[0]) else float("nan")
     end = sol.y_events[0][0] if len(sol.t_events[0]) else sol.y[:, -1]
     return {"t1": t1, "y1": end, "sol": sol, "reached": bool(len(sol.t_events[0]))}

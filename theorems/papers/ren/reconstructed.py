@@ -1,7 +1,8 @@
 """Ren & Li: the numbered statements whose displays are lost but which the source determines enough to check exactly
 (issue 30): Lemma 4.5, Lemma B.9 and Lemma C.2, each reconstructed from the words around it (the basis is on its
 page, ``proofs_md/ren.lemma_4_5.md`` etc.). Every check is exact and seedless: fixed states (drawn once from
-``STATES_SEED``), sums over every sign vector, and Coq for Lemma C.2's identities at every dimension.
+``STATES_SEED``), sums over every sign vector, and Coq for Lemma C.2's identities at every dimension. Each relation
+is reported with its two sides as computed in float64; the engine decides it with its tolerance.
 """
 
 from __future__ import annotations
@@ -10,13 +11,13 @@ import math
 
 import numpy as np
 
-from theorems import ExperimentOutcome, Observation, RunContext, markdown_table
+from theorems import ExperimentOutcome, Observation, RunContext, at_least, at_most, equal, holds, markdown_table
 from theorems.papers.ren import certificates as rc
 from theorems.papers.ren import flow
+from theorems.papers.ren.sides import Sides
 from theorems.papers.ren.model import DataModel, stable_rank
 
 STATES_SEED = 20230407  # the fixed (seedless) draw of test states, as for Lemma A.7
-TOL = 1e-12  # float64 identities: relative deviation
 
 
 def _rng(*key: int) -> np.random.Generator:
@@ -55,25 +56,28 @@ def _states_4_5() -> list[tuple[np.ndarray, np.ndarray]]:
 def lemma_4_5(ctx: RunContext) -> ExperimentOutcome:
     """Lemma 4.5 reconstructed: the covariance P P^T + Q Q^T of an aligned model has Bal >= r sigma_r^4/(sigma_1^2 +
     ||Q||_2^2)^2, so a condition number of P close to 1 with a small noise part gives Bal >= r/c."""
-    worst, rows = math.inf, []
+    worst, rows, bounds = math.inf, [], Sides()
     for P, Q in _states_4_5():
         bal = stable_rank(P @ P.T + Q @ Q.T)
         bound = balance_lower(P, Q)
+        bounds.add(bal, bound)
         worst = min(worst, (bal - bound) / max(1.0, bal))
         rows.append((P.shape[1], float(np.linalg.cond(P)), float(np.linalg.norm(Q, 2)), bal, bound))
     # the consequence, on matrices: for c = 2 and r = 1..8, the reconstruction's delta(c), the extreme P (cond 1 + delta)
     # and a noise part of squared norm delta along P's top direction (the worst for Bal) or a random one
-    consequence = []
+    consequence, balanced = [], Sides()
     for r in range(1, 9):
         delta = _delta_for(r, 2.0)
         for where in ("top", "random"):
             P, Q = _extreme_state(r, delta, where)
             bal = stable_rank(P @ P.T + Q @ Q.T)
-            consequence.append((r, where, delta, bal, bal >= r / 2.0))
+            consequence.append((r, where, delta, bal, holds(at_least(bal, r / 2.0))))
+            balanced.add(bal, r / 2.0)
     observations = [
-        Observation({"fact": BALANCE_BOUND, "states": len(rows)}, holds=(worst >= -TOL,),
+        Observation({"fact": BALANCE_BOUND, "states": len(rows)},
+                    holds=(bounds.relation(at_least, "Bal >= r sigma_r^4 / (sigma_1^2 + ||Q||_2^2)^2"),),
                     values={"min (Bal - bound)/max(1, Bal)": worst}),
-        Observation({"fact": CLOSE_TO_ONE, "c": 2.0, "r": "1..8"}, holds=(all(c[4] for c in consequence),),
+        Observation({"fact": CLOSE_TO_ONE, "c": 2.0, "r": "1..8"}, holds=(balanced.relation(at_least, "Bal >= r/c"),),
                     values={"min Bal / (r/c)": min(c[3] / (c[0] / 2.0) for c in consequence)}),
     ]
     md = ["#### Lemma 4.5 (reconstructed): Bal of P P^T + Q Q^T against its lower bound", "",
@@ -152,19 +156,24 @@ def lemma_b9(ctx: RunContext) -> ExperimentOutcome:
     fm = B9_MODEL.flow()
     rng = _rng(9)
     split_dev, ratio, rows = 0.0, 0.0, []
+    split, small = Sides(), Sides()  # the relations, as measured
     for i in range(4 if ctx.quick else 12):
         y = np.concatenate([rng.normal(size=4 * fm.r), rng.uniform(0.01, 0.5, 2)])
         for beta in (1e-3, 1e-2, 0.1, 1.0, 5.0):
             diff = flow.rhs(y, fm, beta) - flow.rhs(y, fm, None)
             neg = fm.lam * _negative_term(y, fm, beta)
+            split.add(diff, neg)
             split_dev = max(split_dev, float(np.max(np.abs(diff - neg))) / max(1.0, float(np.max(np.abs(diff)))))
             bound = _b9_bound(y, fm, beta)
+            small.add(float(np.linalg.norm(diff)), bound)
             ratio = max(ratio, float(np.linalg.norm(diff)) / bound if bound > 0 else 0.0)
             if i == 0:
                 rows.append((beta, float(np.linalg.norm(diff)), bound, float(np.linalg.norm(diff)) / (fm.lam * beta)))
-    observations = [Observation({"fact": SPLIT, "states": "fixed", "betas": "1e-3..5"}, holds=(split_dev <= TOL,),
+    observations = [Observation({"fact": SPLIT, "states": "fixed", "betas": "1e-3..5"},
+                                holds=(split.relation(equal, "flow(beta) - flow(NCL) = lam N(beta)"),),
                                 values={"max relative deviation": split_dev}),
-                    Observation({"fact": SMALL, "states": "fixed", "betas": "1e-3..5"}, holds=(ratio <= 1 + TOL,),
+                    Observation({"fact": SMALL, "states": "fixed", "betas": "1e-3..5"},
+                                holds=(small.relation(at_most, "|flow(beta) - flow(NCL)| <= lam beta C(state)"),),
                                 values={"max |difference| / bound": ratio})]
     md = ["#### Lemma B.9 (reconstructed on the vector field of (8))", "",
           *markdown_table(rows, ("beta", "|flow(beta) - flow(NCL)|", "lam beta C(state)", "|difference| / (lam beta)")),
@@ -184,20 +193,24 @@ def lemma_c2(ctx: RunContext) -> ExperimentOutcome:
     """Lemma C.2 reconstructed: the closed-form moments of uniform signs under an exponential tilt, by exact sums over
     every sign vector (n <= 10) and in Coq for every n."""
     dev = {rc.C2_PARTITION: 0.0, rc.C2_MEAN: 0.0, rc.C2_MIXED: 0.0}
+    measured = {fact: Sides() for fact in dev}  # each identity's two sides, as measured
     for n in range(1, 11):
         w = flow.signs(n)
         for v in (_rng(2, n).normal(scale=s, size=n) for s in (0.1, 1.0, 4.0)):
             e = np.exp(w @ v)
             Z = float(np.mean(e))
+            measured[rc.C2_PARTITION].add(Z, float(np.prod(np.cosh(v))))
             dev[rc.C2_PARTITION] = max(dev[rc.C2_PARTITION], abs(Z - float(np.prod(np.cosh(v)))) / Z)
             mean = (w * e[:, None]).mean(axis=0) / Z
+            measured[rc.C2_MEAN].add(mean, np.tanh(v))
             dev[rc.C2_MEAN] = max(dev[rc.C2_MEAN], float(np.max(np.abs(mean - np.tanh(v)))))
             second = (w.T * e) @ w / len(e) / Z
             expect = np.outer(np.tanh(v), np.tanh(v))
             np.fill_diagonal(expect, 1.0)
+            measured[rc.C2_MIXED].add(second, expect)
             dev[rc.C2_MIXED] = max(dev[rc.C2_MIXED], float(np.max(np.abs(second - expect))))
-    observations = [Observation({"fact": fact, "n": "1..10"}, holds=(d <= TOL,), values={"max deviation": d})
-                    for fact, d in dev.items()]
+    observations = [Observation({"fact": fact, "n": "1..10"}, holds=(measured[fact].relation(equal, fact),),
+                                values={"max deviation": d}) for fact, d in dev.items()]
     md = ["#### Lemma C.2 (reconstructed): tilted moments of uniform signs", "",
           *markdown_table([(f, d) for f, d in dev.items()], ("identity", "max deviation (float64, n <= 10)")), "",
           "Exact sums over all 2^n sign vectors at three fixed tilts per n; Coq proves the three identities for every n "

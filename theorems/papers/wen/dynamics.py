@@ -4,8 +4,15 @@ outcome of each claim's rule (True, False, or None when the run cannot tell). Th
 every verdict (by the rules the README's "Reading a verdict" states): nothing here decides one.
 
 A configuration is a data model (Definition 2.1, footnote-1 noise variants), a learner (with or
-without masks, the bias threshold) and a list of seeds (the audit seed and the next ones). Runs and
-their metrics are cached (``training.cache.cached_run``); the same seed gives the same runs.
+without masks, the bias threshold) and a list of seeds: runs 0 .. MIN_SEEDS - 1 of the stream
+:data:`STREAM` of the audit seed (the one seed rule, :func:`numerics.seeds.run_seeds`), shared by every
+dynamics claim and every configuration (paired comparisons). Runs and their metrics are cached
+(``training.cache.cached_run``); the same seed gives the same runs.
+
+Every outcome and regime condition is a measured relation (:func:`theorems.at_most`, ...) or an exact
+fact (a count): the engine decides it with its tolerance. Where a rule has three outcomes (holds, fails,
+the run cannot tell), it asks the engine (:func:`theorems.holds`) which relation is decisive and reports
+that relation.
 """
 
 from __future__ import annotations
@@ -16,13 +23,16 @@ from typing import Any
 
 import numpy as np
 
-from theorems import RegimeCheck
+from numerics.seeds import run_seeds
+from theorems import MIN_SEEDS, AllOf, Comparison, RegimeCheck, above, at_least, at_most, below, holds
 from theorems.papers.wen import model as wm
+from theorems.papers.wen.exact import INF_LIMIT, z_radius
 from theorems.papers.wen.model import Data, Learner, Run
 from training.cache import cached_run
 
-N_SEEDS = 5  # rules.MIN_SEEDS: a run costs 1-2 s (measured), so the quick profile reads 5 seeds too
-QUICK_SEEDS = 5
+STREAM = "wen.dynamics"  # the training runs every dynamics claim shares (numerics.seeds)
+N_SEEDS = MIN_SEEDS  # a run costs 1-2 s (measured), so the quick profile reads MIN_SEEDS seeds too
+QUICK_SEEDS = MIN_SEEDS
 EVAL_VERSION = "3"
 N_REP = 4000  # samples (z != 0) for the per-sample representation split
 N_FIRE = 4000  # samples for the firing rates
@@ -53,7 +63,8 @@ class Config:
 
 
 def seeds(seed: int, quick: bool) -> list[int]:
-    return [seed + i for i in range(QUICK_SEEDS if quick else N_SEEDS)]
+    """The training seeds of the audit at ``seed``: runs 0, 1, ... of :data:`STREAM` (the one seed rule)."""
+    return run_seeds(seed, STREAM, QUICK_SEEDS if quick else N_SEEDS)
 
 
 MASKS = Learner(augment=True, bias=2.5)
@@ -197,11 +208,11 @@ def model_checks(data: Data) -> list[RegimeCheck]:
     inf = float(np.abs(M).max() * math.sqrt(data.d / math.log(data.d)))
     return [
         RegimeCheck("dense noise dominating each sparse direction", "p << sigma^2 (Lemma F.1, Sections A.5 and 3)",
-                    kappa, f"min_j M_j^T Sigma_xi M_j / p >= {KAPPA_MIN:g}", kappa >= KAPPA_MIN - 1e-12),
+                    kappa, f"min_j M_j^T Sigma_xi M_j / p >= {KAPPA_MIN:g}", at_least(kappa, KAPPA_MIN)),
         RegimeCheck("sigma = o(1)", "|<M_j, xi>| = o(1) w.h.p. (Section 2.1)", tail,
-                    f"max_j P(|<M_j, xi>| >= 1/2) <= {SIGMA_TAIL:g}", tail <= SIGMA_TAIL),
+                    f"max_j P(|<M_j, xi>| >= 1/2) <= {SIGMA_TAIL:g}", at_most(tail, SIGMA_TAIL)),
         RegimeCheck("||M_j||_inf small", "||M_j||_inf <= O~(1/sqrt d) (Definition 2.1)", inf,
-                    "max |M_kj| sqrt(d / log d) <= 3", inf <= 3.0),
+                    f"max |M_kj| sqrt(d / log d) <= {INF_LIMIT:g}", at_most(inf, INF_LIMIT)),
     ]
 
 
@@ -210,31 +221,34 @@ def width_check(m: int, d1: int) -> RegimeCheck:
     prob = wm.lottery_probability(m, d1, k)
     return RegimeCheck("width m >> d1", f"every atom is the top atom of >= Omega(m/d1) = {k} neurons at "
                        "initialization w.h.p. (Lemma B.2 (f), Theorem 3.4)", prob,
-                       f"exact probability >= {LOTTERY_MIN:g} (m = {m}, d1 = {d1})", prob >= LOTTERY_MIN)
+                       f"exact probability >= {LOTTERY_MIN:g} (m = {m}, d1 = {d1})", at_least(prob, LOTTERY_MIN))
 
 
 def raw_checks(data: Data) -> list[RegimeCheck]:
+    """The raw-input probes fail: the oracle R^2 (exact) and the oracle classifier's error (Monte Carlo over
+    ORACLE_SAMPLES samples; its error: the Monte Carlo radius, z_radius(1) binomial standard errors)."""
     r2 = wm.oracle_raw_r2(data)
-    err = 1.0 - wm.oracle_raw_accuracy(data)
+    err = 1.0 - wm.oracle_raw_accuracy(data)  # over wm.ORACLE_SAMPLES samples
+    radius = z_radius(1) * math.sqrt(err * (1.0 - err) / wm.ORACLE_SAMPLES)
     return [RegimeCheck("a linear probe on raw inputs failing (regression)", "'the noise level is still much larger "
                         "than the signal size, thus linear models will fail' (Section 3)", r2,
-                        f"exact oracle R^2 of <a, z> from x <= {RAW_R2_MAX:g}", r2 <= RAW_R2_MAX),
+                        f"exact oracle R^2 of <a, z> from x <= {RAW_R2_MAX:g}", at_most(r2, RAW_R2_MAX)),
             RegimeCheck("a linear probe on raw inputs failing (classification)", "'linear models will fail with "
                         "constant probability' (Section 3)", err, f"error of the oracle linear classifier "
-                        f"sign(<M a, x>) >= {RAW_ERR_MIN:g}", err >= RAW_ERR_MIN)]
+                        f"sign(<M a, x>) >= {RAW_ERR_MIN:g}", at_least(err, RAW_ERR_MIN, error=radius))]
 
 
 def norm_check(data: Data) -> RegimeCheck:
     e = data.d * data.sigma ** 2
     return RegimeCheck("dense noise with large norm", "||xi|| >> ||M z|| (Introduction, Section 2.1)", e,
-                       f"E||xi||^2 = d sigma^2 >= {NORM_RATIO:g}", e >= NORM_RATIO)
+                       f"E||xi||^2 = d sigma^2 >= {NORM_RATIO:g}", at_least(e, NORM_RATIO))
 
 
 def alive_check(runs: list[dict[str, Any]], learner: Learner) -> RegimeCheck:
     low = min(r["min_fire"] for r in runs)
     return RegimeCheck("neurons not killed", "footnote 3: 'as long as the neurons are not killed'", low,
                        f"every neuron active on >= {ALIVE_MIN:g} of the samples",
-                       learner.bias == 0 or low >= ALIVE_MIN)
+                       True if learner.bias == 0 else at_least(low, ALIVE_MIN))
 
 
 def advantage_check(runs: list[dict[str, Any]]) -> RegimeCheck:
@@ -243,7 +257,7 @@ def advantage_check(runs: list[dict[str, Any]]) -> RegimeCheck:
                        "Section A.5 / Lemma F.1: the sparse rate p + sigma^2 and the dense rate sigma^2 are approximately "
                        "equal, 'the difference does not matter since the growth rate is exponential'", a,
                        f"exact-rate advantage F^(rho-1) over the measured growth F <= {ADVANTAGE_MAX:g}",
-                       a <= ADVANTAGE_MAX)
+                       at_most(a, ADVANTAGE_MAX))
 
 
 def checks_masks(config: Config, runs: list[dict[str, Any]]) -> list[RegimeCheck]:
@@ -256,57 +270,80 @@ def checks_none(config: Config, runs: list[dict[str, Any]]) -> list[RegimeCheck]
             alive_check(runs, config.learner)]
 
 
-# == per-seed outcomes of each rule (True: holds, False: fails, None: the run cannot tell) ===================
-def theorem32_outcome(q50: float, q90: float) -> bool | None:
+# == per-seed outcomes of each rule: a measured relation (the engine decides it), an exact fact, or None ==========
+def theorem32_outcome(q50: float, q90: float) -> Comparison | None:
     """Per sample the noise part of the representation exceeds the signal part w.h.p.: the
     0.9-quantile of signal/noise < 1 holds; the signal part exceeds it for most samples (median > 1)
-    fails; in between (the noise part wins on most samples but not on 90 %) the run cannot tell."""
+    fails; in between (the noise part wins on most samples but not on 90 %) the run cannot tell. The
+    decisive relation is reported: q90 < 1 when it holds, else median <= 1 when that fails."""
     if not (math.isfinite(q50) and math.isfinite(q90)):
         return None
-    if q90 < 1:
-        return True
-    if q50 > 1:
-        return False
+    noise_wins = below(q90, 1.0, what="0.9-quantile of signal/noise")
+    if holds(noise_wins):
+        return noise_wins
+    noise_wins_mostly = at_most(q50, 1.0, what="median of signal/noise")
+    if not holds(noise_wins_mostly):
+        return noise_wins_mostly
     return None
 
 
-def theorem34_outcome(covered: float, min_count: float, dense_share: float, d1: int, k: int) -> bool | None:
+def theorem34_outcome(covered: float, min_count: float, dense_share: float, d1: int, k: int
+                      ) -> Comparison | AllOf | bool | None:
     """Every atom has >= k = ceil(m / (4 d1)) singleton neurons and <= DENSE_MAX of ||W||_F^2 lies
     outside span(M): holds; an atom without any singleton neuron (no constant of Omega(m/d1) can
-    help) or more than DENSE_FAIL outside span(M): fails; otherwise the run cannot tell."""
-    if covered == d1 and min_count >= k and dense_share <= DENSE_MAX:
-        return True
-    if covered < d1 or dense_share > DENSE_FAIL:
-        return False
+    help) or more than DENSE_FAIL outside span(M): fails; otherwise the run cannot tell. The counts are
+    exact (integers); the dense share is a measured relation; the decisive one is reported."""
+    covered, min_count = int(covered), int(min_count)
+    if covered < d1:
+        return False  # an atom without a singleton neuron: an exact count
+    learned = at_least(min_count, k, what="min singletons per atom") & at_most(dense_share, DENSE_MAX,
+                                                                                 what="dense share")
+    if holds(learned):
+        return learned
+    not_dense = at_most(dense_share, DENSE_FAIL, what="dense share")
+    if not holds(not_dense):
+        return not_dense
     return None
 
 
-def stage3_outcome(run: dict[str, Any], d1: int, k: int, when: str) -> bool | None:
+def stage3_outcome(run: dict[str, Any], d1: int, k: int, when: str) -> Comparison | AllOf | bool | None:
     """Theorem 3.4's rule over the stage-III iterates of one run: ``when`` = "some" (some iterate T,
-    as printed: "for some iterations T"), "every" (every logged stage-III iterate) or "final"."""
+    as printed: "for some iterations T"), "every" (every logged stage-III iterate) or "final". Over
+    several iterates the decisive one's outcome is reported: the first holding (some) or failing
+    (every) iterate, the final iterate when all fail (some), all of them when all hold (every)."""
     if when == "final":
         return theorem34_outcome(run["covered"], run["min_count"], run["dense_share"], d1, k)
     outs = [theorem34_outcome(c, n, s, d1, k) for c, n, s in
             zip(run["s3_covered"], run["s3_min_count"], run["s3_dense_share"])]
+    decided = [None if o is None else holds(o) for o in outs]
     if when == "some":
-        return True if any(o is True for o in outs) else False if all(o is False for o in outs) else None
-    return True if all(o is True for o in outs) else False if any(o is False for o in outs) else None
+        if True in decided:
+            return outs[decided.index(True)]
+        return outs[-1] if all(h is False for h in decided) else None
+    if False in decided:
+        return outs[decided.index(False)]
+    return AllOf(tuple(outs)) if all(h is True for h in decided) else None
 
 
-def theorem34_at_init(run: dict[str, Any], d1: int, k: int) -> bool:
-    return theorem34_outcome(run["init_covered"], run["init_min_count"], run["init_dense_share"], d1, k) is True
+def theorem34_at_init(run: dict[str, Any], d1: int, k: int) -> Comparison | AllOf | bool | None:
+    """Theorem 3.4's rule on the run's initialization (an at_init entry: the engine decides it)."""
+    return theorem34_outcome(run["init_covered"], run["init_min_count"], run["init_dense_share"], d1, k)
 
 
-def corollary35(r2: float, acc: float, raw: dict[str, float]) -> bool:
+def corollary35(r2: float, acc: float, raw: dict[str, float]) -> AllOf:
     """Corollary 3.5 on one encoder: both probes beat the raw-input probes by more than TOL and leave
     the failing levels (R^2 > RAW_R2_MAX, error < RAW_ERR_MIN)."""
-    return r2 > raw["r2"] + TOL and acc > raw["acc"] + TOL and r2 > RAW_R2_MAX and 1.0 - acc < RAW_ERR_MIN
+    return (above(r2, raw["r2"] + TOL, what="R^2 against raw R^2 + margin")
+            & above(acc, raw["acc"] + TOL, what="accuracy against raw accuracy + margin")
+            & above(r2, RAW_R2_MAX, what="R^2") & below(1.0 - acc, RAW_ERR_MIN, what="error"))
 
 
-def corollary33(r2: float, acc: float, raw: dict[str, float]) -> bool:
+def corollary33(r2: float, acc: float, raw: dict[str, float]) -> AllOf:
     """Corollary 3.3 on one encoder: neither probe beats the raw-input probes by more than TOL and
     both stay at failing levels (R^2 <= RAW_R2_MAX, error >= RAW_ERR_MIN). Chance: R^2 = 0, accuracy 1/2."""
-    return r2 <= raw["r2"] + TOL and acc <= raw["acc"] + TOL and r2 <= RAW_R2_MAX and 1.0 - acc >= RAW_ERR_MIN
+    return (at_most(r2, raw["r2"] + TOL, what="R^2 against raw R^2 + margin")
+            & at_most(acc, raw["acc"] + TOL, what="accuracy against raw accuracy + margin")
+            & at_most(r2, RAW_R2_MAX, what="R^2") & at_least(1.0 - acc, RAW_ERR_MIN, what="error"))
 
 
 def mean(runs: list[dict[str, Any]], key: str) -> float:

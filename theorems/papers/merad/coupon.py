@@ -68,6 +68,8 @@ import mpmath
 import numpy as np
 
 from numerics.errors import AssumptionError
+from theorems import equal, holds
+from theorems.papers.merad import accuracy
 
 __all__ = [
     "PccInfo",
@@ -86,11 +88,8 @@ __all__ = [
     "chebyshev_rhs_true",
 ]
 
-#: relative bound on the probability mass dropped by windowing/trimming in r_N
-DROPPED_REL_TOL = 1e-20
 #: largest N_C for the 2^N_C subset inclusion-exclusion of :func:`p_cc_mp`
 MP_SUBSET_MAX_CLASSES = 20
-_RHO_SUM_TOL = 1e-12
 _TINY = float(np.finfo(float).tiny)
 _LOG_2PI = math.log(2.0 * math.pi)
 
@@ -151,9 +150,9 @@ def _check_rho(rho: Any) -> np.ndarray:
         )
     _check_rho_values(arr.tolist())
     total = math.fsum(arr.tolist())
-    if abs(total - 1.0) > _RHO_SUM_TOL:
+    if not holds(equal(total, 1.0, what="sum(rho) = 1")):
         raise AssumptionError(
-            f"sum(rho) = {total!r}: rho does not sum to 1 within {_RHO_SUM_TOL:g}"
+            f"sum(rho) = {total!r}: rho does not sum to 1 (within the checker's tolerance, theorems.holds)"
         )
     return arr / total
 
@@ -514,7 +513,7 @@ class PccInfo:
     #: Chernoff + trimming + Poisson-merge bound on |r_N(true) - r_N(computed)| (two-sided: the
     #: truncated pmfs are renormalised to unit mass, which can only raise r_N by a factor 1/(1 - D))
     dropped_bound: float = 0.0
-    dropped_rel: float = 0.0  #: dropped_bound / r_N(computed), kept <= DROPPED_REL_TOL
+    dropped_rel: float = 0.0  #: dropped_bound / r_N(computed), kept <= accuracy.DROPPED_MASS
     n_groups: int = 0  #: distinct rho values (equal classes are convolved by powering)
     max_width: int = 0  #: largest pmf array convolved
     #: classes whose zero-truncated factors were merged into one Poisson factor (lambda_c large)
@@ -531,7 +530,7 @@ def p_cc_info(rho: Any, N: int) -> PccInfo:
 
     See the module docstring for the tilting identity.  The dropped-mass bound
     (Chernoff tails of every window, the exact mass trimmed from partial convolutions and
-    the bias bound of the Poisson merge) is reported and kept below ``DROPPED_REL_TOL``
+    the bias bound of the Poisson merge) is reported and kept below ``accuracy.DROPPED_MASS``
     relative to r_N.
 
     Where the time goes (N_C = 1000, N = 1e5, Zipf rho): one window per class, evaluated
@@ -566,9 +565,9 @@ def p_cc_info(rho: Any, N: int) -> PccInfo:
     r_guess = 0.1 / math.sqrt(2.0 * math.pi * (var_total + 1.0))
 
     for _attempt in range(6):
-        # budget: windows tau_total / 2, trimming tau_total / 4, Poisson merge DROPPED_REL_TOL / 4
-        tau_total = DROPPED_REL_TOL * r_guess
-        n_merge = _merge_count(lams, counts, tau_total / 4.0, DROPPED_REL_TOL / 4.0)
+        # budget: windows tau_total / 2, trimming tau_total / 4, Poisson merge DROPPED_MASS / 4
+        tau_total = accuracy.DROPPED_MASS * r_guess
+        n_merge = _merge_count(lams, counts, tau_total / 4.0, accuracy.DROPPED_MASS / 4.0)
         rest_l, rest_c = lams[n_merge:], counts[n_merge:]
         n_windows = int(rest_c.sum()) + (1 if n_merge else 0)
         tau_class = tau_total / (2.0 * n_windows)
@@ -618,7 +617,7 @@ def p_cc_info(rho: Any, N: int) -> PccInfo:
             idx = N - a.offset
             r = float(a.pmf[idx]) if 0 <= idx < a.pmf.size else 0.0
         dropped += bias * r
-        if r > 0 and dropped <= DROPPED_REL_TOL * r:
+        if r > 0 and dropped <= accuracy.DROPPED_MASS * r:
             break
         r_guess = (r if r > 0 else r_guess) * 1e-3
     else:  # pragma: no cover - would mean N is far from the centre of the tilted sum
@@ -785,7 +784,6 @@ def _fsum_prefixes(a: np.ndarray, ends: Sequence[int]) -> list[float]:
 
 
 _U = 2.0**-53  # unit roundoff of float64
-SERIES_REL_TOL = 1e-13  # the inclusion-exclusion tail is used only when its error bound is below this
 
 
 def _upper_tail_series(n: int, t: int) -> float | None:
@@ -801,7 +799,7 @@ def _upper_tail_series(n: int, t: int) -> float | None:
     most term J + 1. Each term C(n, j) e^y, y = t log1p(-j/n), is within (4|y| + 8) u of its value
     (y carries the roundings of j/n, log1p and the product, e^y and C(n, j) e^y two more each);
     the bound on the whole error (terms and truncation, the sum itself correctly rounded by
-    math.fsum) is computed here and must be below SERIES_REL_TOL * P, else None. The Chebyshev
+    math.fsum) is computed here and must be below accuracy.SERIES_ERROR * P, else None. The Chebyshev
     bound's upper threshold t + 1 = ceil(n H_n + beta n) gives x <= e^(1/n - gamma - beta)
     (H_n >= ln n + gamma), below 1/2 for beta >= 1/4 once n >= 8: about 15 terms instead of the
     cascade's n (t + 1) steps."""
@@ -812,13 +810,13 @@ def _upper_tail_series(n: int, t: int) -> float | None:
     for j in range(1, n):
         y = t * math.log1p(-j / n)
         term = math.comb(n, j) * math.exp(y)
-        if terms and term < 1e-17 * abs(terms[0]):
+        if terms and term < accuracy.SERIES_TERM_CUTOFF * abs(terms[0]):
             err += term  # Bonferroni: the truncation error is at most the first term left out
             break
         terms.append(term if j % 2 else -term)
         err += term * (4 * abs(y) + 8) * _U
     p = math.fsum(terms)
-    return p if p > 0 and err <= SERIES_REL_TOL * p else None
+    return p if p > 0 and err <= accuracy.SERIES_ERROR * p else None
 
 
 def _two_sided_tails(n: int, thresholds: Sequence[tuple[int, int]]) -> list[float]:
@@ -977,9 +975,9 @@ def p_cc_mp(rho: Any, N: int, dps: int = 60) -> mpmath.mpf:
     _check_rho_values(vals)
     fr = [_exact_rational(v) for v in vals]
     total = sum(fr, Fraction(0))
-    if abs(total - 1) > Fraction(_RHO_SUM_TOL):
+    if not holds(equal(float(total), 1.0, what="sum(rho) = 1")):
         raise AssumptionError(
-            f"sum(rho) = {float(total)!r}: rho does not sum to 1 within {_RHO_SUM_TOL:g}"
+            f"sum(rho) = {float(total)!r}: rho does not sum to 1 (within the checker's tolerance, theorems.holds)"
         )
     n = len(fr)
     if N < n:

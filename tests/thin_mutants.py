@@ -7,6 +7,9 @@ every audit seed and never its twin. ``tests/test_search_power.py`` checks that 
 0-4; ``benchmarks/run.py --only search`` measures the fraction refuted and the time to the first refutation
 against the search without the tightness pass.
 
+Test data about the shipped claims, kept with the tests: the tests import it from here (none imports
+``benchmarks/``), and ``benchmarks/bench_search.py`` puts ``tests/`` on its path to read it.
+
 A mutant claim carries no certificate, reading, recorded witness or sharp constant of the shipped claim, and only
 its drawn subject families (learned snapshots are fixed data the search does not move, and would cost training
 runs): only the search decides it.
@@ -77,25 +80,25 @@ def _scaled(claim_id: str, label: str, term: Callable[[dict[str, Any]], Any]) ->
 
 def _theorem4(factor: Any) -> Any:
     """mu_k^T mu_l <= sqrt(c/(p_k p_l) (L_2 + tau - (d - K)/2)) with c = ``factor``."""
-    from theorems.subjects import augmented as aq
+    from theorems.papers.huang import subjects as aq
     return sympy.Le(aq.th4_dot, sqrt(factor / (aq.th4_pk * aq.th4_pl) * (aq.L2_cc + aq.tau_bt - (aq.d_dim - aq.K_cls) / 2)),
                     evaluate=False)
 
 
 def _variance(factor: Any) -> Any:
-    from theorems.subjects import coupons as cp
+    from theorems.papers.merad import coupons as cp
     return sympy.Le(cp.Var_T, factor * (cp.N_C * sympy.pi) ** 2 / 6, evaluate=False)
 
 
 def _hessian(factor: Any) -> Any:
     """||Hess l|| <= factor * lambda(C) (mutant) or factor * (1.5 C^2 + sqrt 2) (twin: factor > 1)."""
-    from theorems.subjects import triplets as tp
+    from theorems.papers.merad import triplets as tp
     bound = (3 * tp.C ** 2 + sqrt(9 * tp.C ** 4 + 8)) / 4 if factor < 1 else Rational(3, 2) * tp.C ** 2 + sqrt(2)
     return sympy.Le(tp.hess_norm, factor * bound, evaluate=False)
 
 
 def _theorem1_step(factor: Any) -> Any:
-    from theorems.subjects import augmented as aq
+    from theorems.papers.huang import subjects as aq
     return sympy.Ge(aq.L_align, factor * aq.eps_s ** 2 * aq.R_eps / aq.A_size ** 2, evaluate=False)
 
 

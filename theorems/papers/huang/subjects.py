@@ -4,8 +4,8 @@ A subject is a :class:`~theorems.subjects.Family` subject with the parts (drawn 
 
 * ``encoder``, ``norm`` -- fixed strings: the encoder's form and normalization;
 * ``r`` -- the radius of ``norm="sphere"`` (1, or drawn from RADII with ``radius=True``);
-* ``data`` -- the samples, classes, masses and augmented inputs (:class:`~theorems.subjects.Augmentations`);
-* ``f`` -- the encoder's parameters (:class:`~theorems.subjects.Encoder`): ``linear`` f(x') = W x' (W a random
+* ``data`` -- the samples, classes, masses and augmented inputs (:class:`~.augmentation.Augmentations`);
+* ``f`` -- the encoder's parameters (:class:`~.augmentation.Encoder`): ``linear`` f(x') = W x' (W a random
   d x m matrix), then ``norm``: ``none``; ``sphere`` (f(x') = r W x' / ||W x'||, the claims with ||f|| = r);
   ``coord`` (each coordinate rescaled so that E_x E_{x'} f_i(x')^2 = 1); ``table``: the encoder values
   themselves (small integers with ``integer=True``, so that ties occur); ``collapsed``: every augmented input
@@ -33,16 +33,13 @@ import numpy as np
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from numerics import augmented as ag
-from numerics.augmented import AugmentedSetting
 from numerics.backend import Backend
 from numerics.errors import AssumptionError
-from theorems.engine.quantity import quantity
-from theorems.subjects.augmentation import (AugmentedData, Augmentations, Encoder, change_points, float_setting,
-                                          thresholds)
-from theorems.subjects.compose import Family, Snapshots, Subject
-from theorems.subjects.parts import Fixed, Given, Part
-from theorems.subjects.reals import Choice
+from theorems import quantity
+from theorems.papers.huang import augmented as ag
+from theorems.papers.huang.augmentation import (AugmentedData, Augmentations, Encoder, change_points,
+                                               float_setting, thresholds)
+from theorems.subjects import Choice, Family, Fixed, Given, Part, Snapshots, Subject
 
 
 # -- the quantities of Huang et al. (exact finite sums over an augmented setting) ----------------------

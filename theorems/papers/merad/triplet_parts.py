@@ -33,26 +33,30 @@ from hypothesis import strategies as st
 from numerics import json_fields as jf
 from numerics.backend import Backend
 from numerics.errors import AssumptionError
-from theorems.engine.errors import ClaimError
+from theorems import ClaimError, at_most, holds
+from theorems.papers.merad import accuracy
 from theorems.subjects.parts import Part
 
 _entry = st.floats(-1.0, 1.0)
 
 
 def project_ball(z: np.ndarray, C: float) -> np.ndarray:
-    """Scale each row of z into the closed ball of radius C (strictly inside, for rounding)."""
+    """Scale each row of z into the closed ball of radius C (strictly inside by ``accuracy.BALL_INSET``, for
+    rounding)."""
     out = np.array(z, dtype=np.float64)
+    inside = C * (1 - accuracy.BALL_INSET)
     for j in range(out.shape[0]):
         n = np.linalg.norm(out[j])
-        if n > C * (1 - 1e-12):
-            out[j] *= C * (1 - 1e-12) / n
+        if n > inside:
+            out[j] *= inside / n
     return out
 
 
 def near_optimal(direction: np.ndarray, spread: np.ndarray, norms: np.ndarray, mix: float) -> np.ndarray:
     """z_2 ~ +z_1 direction, z_3 ~ -z_1 direction, blended with ``spread`` by ``mix``."""
     length = np.linalg.norm(direction)
-    a = direction / length if length > 1e-100 else np.ones_like(direction) / np.sqrt(direction.size)
+    a = (direction / length if length > accuracy.SHORTEST_DIRECTION
+         else np.ones_like(direction) / np.sqrt(direction.size))
     dirs = [a, a + mix * spread[0], -a + mix * spread[1]]
     return np.stack([norms[j] * dirs[j] / max(np.linalg.norm(dirs[j]), 1e-300) for j in range(3)])
 
@@ -70,7 +74,8 @@ class BallTriplet(Part):
     * ``"near"`` -- ``center`` plus uniform entries in [-s radius, s radius] for s drawn from
       ``spreads``, projected into the ball (a step from ``center`` that stays in the ball).
 
-    Valid values: finite 3 x d arrays inside the ball (up to a relative 1e-12). The adversary's
+    Valid values: finite 3 x d arrays inside the ball (||z_j|| <= radius as the engine decides it, with its
+    tolerance: ``theorems.holds(theorems.at_most(...))``). The adversary's
     coordinates are w with z_j = radius tanh(|w_j|) w_j / |w_j|; ``simpler`` proposes zero and rounder
     values (projected into the ball); deleting coordinate i of the size removes column i.
     """
@@ -121,7 +126,7 @@ class BallTriplet(Part):
     def validate(self, value: Any, shape: tuple[int, ...], name: str) -> None:
         super().validate(value, shape, name)
         norms = np.linalg.norm(np.asarray(value, dtype=float), axis=1)
-        if np.any(norms > self.radius * (1 + 1e-12)):
+        if not holds(at_most(norms, float(self.radius), what="block norms <= radius")):
             raise AssumptionError(f"part {name!r}: block norms {np.round(norms, 6).tolist()} exceed the radius "
                                   f"{self.radius}")
 
@@ -140,14 +145,15 @@ class BallTriplet(Part):
         if xp.name == "torch":
             t = xp.torch
             sq = (w * w).sum(dim=1, keepdim=True)
-            r = sq.clamp_min(1e-8).sqrt()
-            ratio = t.where(sq < 1e-8, 1 - sq / 3 + 2 * sq * sq / 15, t.tanh(r) / r)
+            r = sq.clamp_min(accuracy.TANH_TAYLOR_BELOW).sqrt()
+            ratio = t.where(sq < accuracy.TANH_TAYLOR_BELOW, 1 - sq / 3 + 2 * sq * sq / 15, t.tanh(r) / r)
             return self.radius * ratio * w
         out = np.array(w, dtype=object if xp.name == "mpmath" else float)
         for j in range(out.shape[0]):
             sq = xp.sum(out[j] * out[j])
             r = xp.sqrt(sq)
-            out[j] = self.radius * (1 - sq / 3 + 2 * sq * sq / 15 if sq < 1e-8 else (1 - 2 / (xp.exp(2 * r) + 1)) / r) \
+            taylor = sq < accuracy.TANH_TAYLOR_BELOW
+            out[j] = self.radius * (1 - sq / 3 + 2 * sq * sq / 15 if taylor else (1 - 2 / (xp.exp(2 * r) + 1)) / r) \
                 * out[j]
         return out
 

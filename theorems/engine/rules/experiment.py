@@ -1,4 +1,4 @@
-"""The verdict rules of experiment claims: the one place where measurements become a verdict.
+"""The verdict rules of experiment claims: where an experiment's measurements become a verdict.
 
 An experiment returns measurements (:class:`~theorems.engine.experiment.Observation`,
 :class:`~theorems.engine.experiment.Growth`, certificates); a claim declares how its sentence
@@ -27,38 +27,62 @@ silent). The rules, each pinned by ``tests/test_verdict_rules.py``:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
 
-from theorems.engine.experiment import ExperimentOutcome, Growth, Observation
+from theorems.engine.experiment import MIN_SEEDS, ExperimentOutcome, Growth, Observation, RegimeCheck
+from theorems.engine.rules.compare import decide
+from theorems.engine.rules.table import Judgement, rule
 from theorems.engine.verdict import Verdict
 
-MIN_SEEDS = 5  # an experiment verdict is read over at least this many seeds
 QUANTIFIERS = ("settings", "forall", "exists")
 C, R, I, U = Verdict.CONSISTENT, Verdict.REFUTED, Verdict.INCONCLUSIVE, Verdict.UNTESTED
 
 
+def outcomes(obs: Observation) -> list[bool | None]:
+    """Each run's outcome, decided by the engine (compare.measured): a measured relation, an exact fact (a
+    bool), or None when the run cannot tell."""
+    return [None if h is None else decide(h) for h in obs.holds]
+
+
+def regime_holds(check: RegimeCheck) -> bool:
+    """A regime condition, decided by the engine when it is measured (compare.measured)."""
+    return decide(check.holds)
+
+
+def init_holds(obs: Observation) -> bool:
+    """Whether the property already held at initialization or on the baseline: on any seed where ``at_init`` is
+    per seed (the conservative reading: one untrained run that has it makes the configuration uninformative)."""
+    entries = obs.at_init if isinstance(obs.at_init, tuple) else (obs.at_init,)
+    return any(decide(v) for v in entries if v is not None)
+
+
+@rule("experiment.observation")
 def observation_verdict(obs: Observation) -> tuple[Verdict, str]:
-    """The verdict of one configuration and why (see the module docstring)."""
-    failed = [r for r in obs.regime if not r.holds]
+    """One configuration: outside its regime -> untested; not run -> untested; a run that cannot tell ->
+    inconclusive; held on every seed -> consistent, unless it already holds on the run's initialization or
+    baseline (untested: uninformative); failed on every seed -> refuted; seeds disagree -> inconclusive, listing
+    them; fewer than MIN_SEEDS seeds -> at most inconclusive (a deterministic computation has no seeds)."""
+    failed = [r for r in obs.regime if not regime_holds(r)]
     if failed:
         return U, "out of regime: " + "; ".join(r.describe() for r in failed)
     if not obs.holds:
         return U, "not run"
-    undetermined = [s for s, h in zip(obs.seeds or range(len(obs.holds)), obs.holds) if h is None]
+    held_on = outcomes(obs)
+    undetermined = [s for s, h in zip(obs.seeds or range(len(held_on)), held_on) if h is None]
     if undetermined:
         return I, f"the run cannot tell on seeds {undetermined}"
-    if all(obs.holds):
-        if obs.init_holds:
+    if all(held_on):
+        if init_holds(obs):
             return U, f"uninformative: the property already holds on {obs.baseline}"
         verdict = C
-    elif not any(obs.holds):
+    elif not any(held_on):
         verdict = R
     else:
-        held = [s for s, h in zip(obs.seeds, obs.holds) if h]
-        failed_on = [s for s, h in zip(obs.seeds, obs.holds) if not h]
+        held = [s for s, h in zip(obs.seeds, held_on) if h]
+        failed_on = [s for s, h in zip(obs.seeds, held_on) if not h]
         return I, f"seeds disagree: holds on seeds {held}, fails on seeds {failed_on}"
     if obs.seeds and len(obs.seeds) < MIN_SEEDS:
         return I, (f"{'held' if verdict == C else 'failed'} on all {len(obs.seeds)} seeds, but a verdict is read "
@@ -66,9 +90,12 @@ def observation_verdict(obs: Observation) -> tuple[Verdict, str]:
     return verdict, ""
 
 
+@rule("experiment.map")
 def read_map(rows: Sequence[dict[str, Any]], quantifier: str = "settings") -> Verdict:
-    """The verdict a verdict map reads over its informative configurations inside the regime (rows with
-    ``verdict``, ``in_regime`` and ``informative``); untested if there is none."""
+    """A verdict map is read over its informative configurations inside the regime, as the sentence
+    quantifies over models: ``settings`` (chosen by the checker): consistent if all are, refuted if all are,
+    else inconclusive; ``forall``: one refuted configuration refutes, consistent only if all are; ``exists``:
+    one consistent configuration is a witness, refuted only if all are; none informative -> untested."""
     if quantifier not in QUANTIFIERS:
         raise ValueError(f"read_map: quantifier={quantifier!r} must be one of {', '.join(QUANTIFIERS)}")
     inside = [row["verdict"] for row in rows if row.get("in_regime", True) and row.get("informative", True)]
@@ -117,8 +144,11 @@ def fit_growth(xs: Sequence[float], ratios: Sequence[float]) -> Fit:
     return Fit(float(slope), stderr, bool(len(half) > 1 and np.all(np.diff(half) > 0)))
 
 
+@rule("experiment.growth")
 def growth_verdict(g: Growth) -> tuple[Verdict, str]:
-    """Bounded (consistent), unbounded (refuted) or inconclusive along the witness family."""
+    """Along a witness family: sympy's limit decides (infinite: refuted; finite: consistent); else the
+    log-log slope: <= bounded_slope -> consistent (not a proof), >= unbounded_slope with the ratio rising over
+    the last half -> refuted, in between -> inconclusive; fewer than 3 positive finite points -> untested."""
     where = f"{g.name} along {g.parameter} = {g.xs[0]:g}..{g.xs[-1]:g}" if g.xs else g.name
     if g.limit is not None:
         note = f" ({g.limit_note})" if g.limit_note else ""
@@ -136,16 +166,19 @@ def growth_verdict(g: Growth) -> tuple[Verdict, str]:
     return I, f"{where}: {fit.text()}: between bounded (<= {g.bounded_slope:g}) and unbounded (>= {g.unbounded_slope:g})"
 
 
-@dataclass
-class Judgement:
-    """An experiment claim's verdict with its reason, the map's rows, the witness and qualifiers."""
+def _decided(obs: Observation) -> list[bool | None]:
+    """Each run's outcome as decided (a row of the report); an undecidable entry (a NaN side) is reported by
+    observation_verdict's error, not here."""
+    try:
+        return outcomes(obs)
+    except ValueError:
+        return [None] * len(obs.holds)
 
-    verdict: Verdict
-    reason: str
-    rows: list[dict[str, Any]] = field(default_factory=list)
-    witness: dict[str, Any] | None = None
-    qualifiers: list[str] = field(default_factory=list)
-    modulo: list[str] = field(default_factory=list)  # proved, resting on these named results unproved
+
+def _plain_at_init(obs: Observation) -> Any:
+    entries = obs.at_init if isinstance(obs.at_init, tuple) else (obs.at_init,)
+    decided = [None if v is None else decide(v) for v in entries]
+    return decided if isinstance(obs.at_init, tuple) else decided[0]
 
 
 def observation_rows(observations: Sequence[Observation]) -> list[dict[str, Any]]:
@@ -154,20 +187,30 @@ def observation_rows(observations: Sequence[Observation]) -> list[dict[str, Any]
     for obs in observations:
         verdict, why = observation_verdict(obs)
         rows.append({"config": obs.config, "part": obs.part, "verdict": verdict, "why": why, "note": obs.note,
-                     "in_regime": all(r.holds for r in obs.regime),
+                     "in_regime": all(regime_holds(r) for r in obs.regime),
                      "informative": not (why.startswith("uninformative")), "seeds": list(obs.seeds),
-                     "holds": list(obs.holds), "at_init": obs.at_init, "weak": obs.weak, **obs.values})
+                     "holds": _decided(obs), "at_init": _plain_at_init(obs), "weak": obs.weak, **obs.values})
     return rows
 
 
+@rule("experiment.claim")
 def experiment_verdict(quantifier: str, outcome: ExperimentOutcome) -> Judgement:
-    """The claim's verdict from its measurements (see the module docstring)."""
+    """An experiment claim: a failed regime check -> untested; an existence claim is consistent on a witness,
+    refuted only when a universal part stated beside it fails inside the regime, otherwise untested ("no
+    witness found"); else a refutation anywhere refutes, consistent needs the map and every growth
+    measurement consistent, and certificates may then make it proved (experiment.certified)."""
+    judgement = _experiment_judgement(quantifier, outcome)
+    judgement.rule = "experiment.claim"
+    return judgement
+
+
+def _experiment_judgement(quantifier: str, outcome: ExperimentOutcome) -> Judgement:
     rows = observation_rows(outcome.observations)
     growth = [(g, *growth_verdict(g)) for g in outcome.growth]
     measured = f"Measured: {outcome.summary()}"
-    if outcome.out_of_regime:
-        return Judgement(U, "out of regime: " + "; ".join(r.describe() for r in outcome.out_of_regime)
-                         + f". {measured}", rows)
+    out_of_regime = [r for r in outcome.regime if not regime_holds(r)]
+    if out_of_regime:
+        return Judgement(U, "out of regime: " + "; ".join(r.describe() for r in out_of_regime) + f". {measured}", rows)
     main = [r for r in rows if r["part"] == "main"]
     universal = [r for r in rows if r["part"] == "universal"]
     qualifiers = [f"weakly informative: {r['weak']}" for r in rows if r["weak"] and r["verdict"] == C]
@@ -232,8 +275,10 @@ def refuting_evidence(judgement: Judgement, growth: Sequence[Growth]) -> dict[st
     return None
 
 
+@rule("experiment.still_refutes")
 def still_refutes(judgement: Judgement, growth: Sequence[Growth], recorded: dict[str, Any]) -> bool:
-    """Whether the evidence a recorded witness names -- a configuration, or a witness family -- still refutes."""
+    """A recorded experiment witness still refutes when the configuration it names is refuted inside the
+    regime, or the witness family it names still grows without bound."""
     if "growth" in recorded:
         return any(g.name == recorded["growth"] and growth_verdict(g)[0] == R for g in growth)
     return any(row["config"] == recorded.get("config") and row["verdict"] == R and row["in_regime"]
@@ -246,8 +291,9 @@ def observed_fact(obs: Observation) -> str:
     return str(obs.config.get("fact", obs.config.get("statement", obs.config)))
 
 
+@rule("experiment.certified")
 def _certified(certificates: Sequence[Any], observations: Sequence[Observation] = ()) -> tuple[Verdict, str]:
-    """proved when every certificate holds on the claim's whole printed domain and together they cover
+    """An experiment claim found consistent is proved when every certificate holds on the claim's whole printed domain and together they cover
     every observed fact (a certificate's ``parts`` name the facts -- :func:`observed_fact` -- it proves;
     None: all of them); else consistent, saying on which domain the certificates hold and
     which facts none covers."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from theorems.engine.quantity import quantity
+from theorems import quantity
 from theorems.subjects.compose import Family
 from theorems.subjects.mixture import Subset
 from theorems.subjects.parts import Given

@@ -11,8 +11,8 @@ sets, and the encoder that embeds the augmented inputs.
   (K, d) normalized to the sphere; then ``norm``: ``"none"``, ``"sphere"`` (f = r g / ||g||) or ``"coord"``
   (every coordinate rescaled so that E_x E_{x'} f_i(x')^2 = 1). A formula gets ``s.f`` as an
   :class:`Encoded`: ``s.f.F`` the values f(x') (n, a, d) in the backend, ``s.f.arrays`` the setting's
-  backend arrays (:class:`numerics.augmented.AugArrays`) and ``s.f.setting`` the float64
-  :class:`numerics.augmented.AugmentedSetting` for combinatorial quantities (cliques, argmin sets). The
+  backend arrays (:class:`theorems.papers.huang.augmented.AugArrays`) and ``s.f.setting`` the float64
+  :class:`theorems.papers.huang.augmented.AugmentedSetting` for combinatorial quantities (cliques, argmin sets). The
   adversary climbs the parameters (W, the table, the class vectors).
 
 Thresholds such as eps and delta are drawn among the data's own distances by a ``Given`` part built from
@@ -33,13 +33,13 @@ import numpy as np
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from numerics import augmented as ag
 from numerics import json_fields as jf
-from numerics.augmented import AugArrays
 from numerics.backend import FLOAT, Backend
 from numerics.errors import AssumptionError
-from theorems.engine.errors import ClaimError
-from theorems.subjects.parts import Part
+from theorems import ClaimError
+from theorems.papers.huang import augmented as ag
+from theorems.papers.huang.augmented import AugArrays
+from theorems.subjects import Part
 
 Bounds = tuple[int, int]
 ENCODERS = ("linear", "table", "collapsed")
@@ -189,7 +189,7 @@ class Augmentations(Part):
                 raise AssumptionError(f"part {name!r}: {key} = {v} is outside [{lo}, {hi}]")
 
     def simpler(self, value: Any) -> Iterable[Any]:
-        if not np.allclose(value.mass, value.mass[0]):
+        if np.any(value.mass != value.mass[0]):  # not yet equal masses (exactly: equal masses normalize alike)
             yield AugmentedData.unchecked(value.labels, np.ones(value.n), value.inputs, value.n_classes)
 
     def delete(self, value: Any, axis: int, index: int) -> Any:

@@ -26,7 +26,7 @@ from typing import Any, Iterable
 import mpmath
 import numpy as np
 
-from numerics import coupon
+from theorems.papers.merad import coupon
 from numerics.backend import Backend
 from numerics.draws import over_draws
 from numerics.errors import PrecisionUnavailable

@@ -5,7 +5,7 @@ three parts:
 
 * ``C`` -- the radius of B^3 = {max_j ||z_j|| <= C}, drawn from :data:`RADII` (a
   :class:`~theorems.subjects.reals.Choice`; the adversary keeps it);
-* ``z`` -- z = (z_1, z_2, z_3) in B^3 (a :class:`~theorems.subjects.triplet_parts.BallTriplet` given C);
+* ``z`` -- z = (z_1, z_2, z_3) in B^3 (a :class:`~theorems.papers.merad.triplet_parts.BallTriplet` given C);
 * ``z_next`` -- the point z + z' after the step z', also in B^3, drawn near z (given C and z); the step
   is z' = z_next - z.
 
@@ -29,13 +29,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from numerics import triplet as tl
+from theorems.papers.merad import triplet as tl
 from numerics.backend import Backend
-from theorems.engine.quantity import quantity
+from theorems import quantity
 from theorems.subjects.compose import Family
 from theorems.subjects.parts import Given
 from theorems.subjects.reals import Choice, ScalarWithPoints
-from theorems.subjects.triplet_parts import BallTriplet, near_optimal, project_ball
+from theorems.papers.merad.triplet_parts import BallTriplet, near_optimal, project_ball
 
 # -- shared pieces of one subject: computed once per view (one backend, one subject) ------------------------------
 _SHARED: "weakref.WeakKeyDictionary[Any, dict[str, Any]]" = weakref.WeakKeyDictionary()
@@ -75,7 +75,7 @@ def sqrt0(sq: Any, xp: Backend) -> Any:
 
 
 def norm0(v: Any, xp: Backend) -> Any:
-    """||v|| through :func:`sqrt0` (the value of numerics.triplet.norm)."""
+    """||v|| through :func:`sqrt0` (the value of theorems.papers.merad.triplet.norm)."""
     return sqrt0((v * v).sum(), xp)
 
 

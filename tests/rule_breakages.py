@@ -1,0 +1,359 @@
+"""The kept list of hand breakages of the verdict rules, and the command that re-runs them.
+
+Each :class:`Breakage` changes one rule of ``theorems/engine/rules/`` (an exact text, replaced once) in
+the way a careless edit would; the rule tests (``tests/test_verdict_rules.py``) must then fail. A
+breakage that changes no behaviour is marked ``equivalent`` with the reason, and is expected to pass.
+
+    python tests/rule_breakages.py            # every breakage, two at a time
+    python tests/rule_breakages.py --only compare.violation --jobs 1
+
+Each breakage runs in a copy of the ``theorems`` package put first on ``PYTHONPATH`` (the working tree is
+never edited). Exit 0 when every breakage is caught and every equivalent one passes; 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RULE_TESTS = ("tests/test_verdict_rules.py",)
+RULES = "theorems/engine/rules/"
+
+
+@dataclass(frozen=True)
+class Breakage:
+    """One hand breakage: in ``file``, ``old`` (occurring exactly once) becomes ``new``."""
+
+    rule: str  # the rule it breaks (a name of theorems.engine.rules.RULES)
+    file: str  # relative to the repository's root
+    old: str
+    new: str
+    why: str  # what the broken rule would then do wrong
+    equivalent: str = ""  # non-empty: no behaviour changes (why); expected to pass the rule tests
+
+
+C, I, S, E, P, G, K = (RULES + f for f in ("compare.py", "informative.py", "statement.py", "experiment.py",
+                                            "proof.py", "gate.py", "kinds.py"))
+
+BREAKAGES = [
+    # -- compare: the tolerance policy
+    Breakage("compare.tolerance", C, "return ATOL + RTOL * max(finite, default=0.0)", "return ATOL",
+             "an absolute tolerance only: rounding at scale 1e6 becomes a counterexample"),
+    Breakage("compare.tolerance", C, "return ATOL + RTOL * max(finite, default=0.0)",
+             "return ATOL + RTOL * max(finite, default=0.0) * 1e4", "a tolerance 1e4 times too loose hides violations"),
+    Breakage("compare.candidate", C, "return margin > (tol / 2 if identity else -tol)",
+             "return margin > (tol / 2 if identity else 0.0)",
+             "the float screen loosened: a near miss in float64 is never confirmed in high precision"),
+    Breakage("compare.candidate", C, "return margin > (tol / 2 if identity else -tol)",
+             "return margin > (tol if identity else -tol)", "an identity's screen loosened to a whole tolerance"),
+    Breakage("compare.candidate", C, "    if margin != margin:  # NaN margin: always look closer\n        return True\n",
+             "", "a NaN in float64 is never looked at in high precision"),
+    Breakage("compare.violation", C, "return float(margin) > tol", "return float(margin) >= tol",
+             "a margin of exactly the tolerance counts as a violation"),
+    Breakage("compare.violation", C, "return float(margin) > tol", "return float(margin) > 0",
+             "the tolerance is ignored: rounding refutes"),
+    Breakage("compare.violation", C, "return float(margin) > tol", "return float(margin) > 10 * tol",
+             "a violation must exceed ten tolerances"),
+    Breakage("compare.same_margin", C,
+             "return abs(a - b) <= SAME_MARGIN_RTOL * max(abs(a), abs(b)) + tol", "return True",
+             "a margin that keeps moving with the precision is taken as stable"),
+    Breakage("compare.same_margin", C, "        return a == b\n    return abs(a - b)", "        return True\n    return abs(a - b)",
+             "an infinite margin agrees with a finite one: a violation infinite at 60 digits and drifting beyond is "
+             "confirmed"),
+    Breakage("compare.strict", C, "return margin + 2 * tol", "return margin",
+             "a strict part holds within the tolerance of its boundary"),
+    Breakage("compare.bracket", C, "    return min(margins)", "    return max(margins)",
+             "a bracket refutes when only its worst end violates"),
+    Breakage("compare.extended_reals", C, "holds = small < large if part.is_strict else small <= large",
+             "holds = True", "an infinite side always holds: inf <= 1 passes"),
+    Breakage("compare.extended_reals", C, "holds = small < large if part.is_strict else small <= large",
+             "holds = small <= large", "a strict part with two equal infinite sides holds (inf < inf)"),
+    Breakage("compare.confirmation", C, "    if stable and not infinite:\n        return CONFIRMED",
+             "    if stable:\n        return CONFIRMED", "an infinite margin is confirmed by agreeing once"),
+    Breakage("compare.confirmation", C, "        return CONFIRMED if stable and infinite else UNSTABLE",
+             "        return CONFIRMED", "a margin that never settles is confirmed at the last precision"),
+    Breakage("compare.confirmation", C, "        return HOLDS\n    stable", "        return CONFIRMED\n    stable",
+             "a violation gone at double precision is confirmed"),
+    Breakage("compare.measured", C, "margins.append(margin - tol - 2 * measured.error)",
+             "margins.append(margin - tol)", "a measurement's stated error is ignored: solver noise refutes"),
+    Breakage("compare.measured", C, "margins.append(margin - tol - 2 * measured.error)",
+             "margins.append(margin - tol - measured.error)", "only one side's error is allowed for"),
+    Breakage("compare.measured", C, "    if _is_exact(measured.lhs) and _is_exact(measured.rhs):", "    if False:",
+             "exact integers compared with a float tolerance: 10^20 + 1 <= 10^20 passes"),
+    Breakage("compare.measured", C, "return all(decide(item) for item in measured.items)",
+             "return any(decide(item) for item in measured.items)", "a conjunction holds when one item does"),
+    Breakage("compare.measured", C, "    return not is_violation(certain_margin(margins), 0.0)",
+             "    return not is_violation(max(margins), 0.0)", "a measured bracket fails when only its worst end does"),
+    Breakage("compare.measured", C, "        if math.isnan(f):", "        if False:", "a NaN side is compared (as never violated)"),
+    # -- informative subjects
+    Breakage("informative.declared", I, "if informative is not None and not informative.holds(subject):",
+             "if False:", "a subject on which both sides are equal by construction counts as evidence"),
+    Breakage("informative.range", I, "(large > hi if strict else large >= hi - value.tol)",
+             "(large > hi if strict else large > hi)", "a bound equal to its trivial maximum (e <= 1) counts as evidence"),
+    Breakage("informative.range", I, "(small < lo if strict else small <= lo + value.tol)",
+             "(small < lo if strict else small < lo)", "a bound equal to its trivial minimum (0 <= e) counts as evidence"),
+    Breakage("informative.range", I, "(large > hi if strict else large >= hi - value.tol)",
+             "(large >= hi if strict else large >= hi - value.tol)",
+             "a strict bound at the trivial maximum (e < 1) is taken as unable to fail"),
+    Breakage("informative.range", I, "        return \"a side is infinite (decided exactly in the extended reals)\"\n",
+             "        return None\n", "a relation decided at infinity counts as evidence"),
+    Breakage("informative.never_binds", I, "all(reason.startswith(RANGE_RULE) for s in tried for reason in s.trivial_reasons)",
+             "True", "any uninformative subject makes a bound vacuous"),
+    Breakage("informative.never_binds", I, "(bool(tried) and all(s.nontrivial_examples == 0 for s in tried)",
+             "(bool(tried)", "a bound that binds on some subjects is vacuous"),
+    # -- the statement cascade
+    Breakage("statement.hypotheses_unsatisfiable", S, "    if ev.tried > 0:\n        raise ClaimError",
+             "    if False:\n        raise ClaimError",
+             "a certificate contradicted by subjects meeting the hypotheses makes the claim vacuous"),
+    Breakage("statement.hypotheses_unsatisfiable", S, "proofs = [c for c in ev.unsatisfiable if c.ok]",
+             "proofs = list(ev.unsatisfiable)", "a failed unsatisfiability certificate makes the claim vacuous"),
+    Breakage("statement.confirmed_violation", S, "if ev.violations > 0 else None", "if ev.violations > 1 else None",
+             "one confirmed violation does not refute"),
+    Breakage("statement.growth_unbounded", S, "refuting = [why for verdict, why in ev.growth if verdict == Verdict.REFUTED]",
+             "refuting = []", "a family along which the ratio grows without bound does not refute"),
+    Breakage("statement.never_binds", S, "proofs = [c for c in ev.vacuity if c.ok and c.complete]",
+             "proofs = [c for c in ev.vacuity if c.ok]", "a vacuity certificate on a finite range makes a bound vacuous"),
+    Breakage("statement.never_binds", S, "    if not (proofs or ev.never_binds):", "    if not ev.never_binds:",
+             "a vacuity certificate is ignored"),
+    Breakage("statement.growth_open", S, "if verdict in (Verdict.INCONCLUSIVE, Verdict.UNTESTED)]",
+             "if verdict == Verdict.INCONCLUSIVE]", "a growth that cannot be fitted is ignored"),
+    Breakage("statement.certified", S, "all(s == PartStatus.CERTIFIED for s in ev.part_status.values())",
+             "any(s == PartStatus.CERTIFIED for s in ev.part_status.values())",
+             "one certified part proves the whole claim"),
+    Breakage("statement.informative", S, "if ev.informative > 0 or bounded_only", "if ev.tried > 0 or bounded_only",
+             "uninformative subjects count as evidence"),
+    Breakage("statement.informative", S, "all(v == Verdict.CONSISTENT for v, _ in ev.growth) and ev.tried == 0",
+             "all(v == Verdict.CONSISTENT for v, _ in ev.growth)",
+             "bounded growth stands in for subjects that were all uninformative"),
+    Breakage("statement.uninformative", S, "    if ev.tried == 0:\n        return None\n    return Judgement(Verdict.UNTESTED, \"every",
+             "    return Judgement(Verdict.UNTESTED, \"every", "nothing drawn is reported as every subject uninformative"),
+    Breakage("statement.nothing_drawn", S, "    if ev.rejected > 0:\n        return None\n    return Judgement(Verdict.UNTESTED, f\"nothing",
+             "    return Judgement(Verdict.UNTESTED, f\"nothing",
+             "subjects rejected by the hypotheses are reported as nothing drawn"),
+    Breakage("statement.premise_never_met", S, "    return Judgement(Verdict.UNTESTED, \"no drawn subject satisfied the hypotheses\")",
+             "    return Judgement(Verdict.CONSISTENT, \"no drawn subject satisfied the hypotheses\")",
+             "a claim whose hypotheses no subject met reads consistent"),
+    Breakage("statement.part_status", S, "        if label in refuted:\n            status[label] = PartStatus.REFUTED\n        elif label in covered:",
+             "        if label in covered:\n            status[label] = PartStatus.CERTIFIED\n        elif label in refuted:",
+             "a (wrong) certificate hides a confirmed violation of its part"),
+    Breakage("statement.part_status", S, "(covered if c.complete else partial)", "covered",
+             "a finite-range certificate certifies a part: the claim reads proved"),
+    Breakage("statement.part_status", S, "PartStatus.CERTIFIED_ON_RANGE if label in partial else PartStatus.TESTED",
+             "PartStatus.TESTED", "a finite-range certificate is not shown"),
+    Breakage("statement.part_status", S, "elif label in informative and not informative[label]:", "elif False:",
+             "a part evaluated on uninformative subjects only reads tested"),
+    Breakage("statement.modulo", S, "if label not in best or len(c.modulo) < len(best[label]):",
+             "if label not in best or len(c.modulo) > len(best[label]):", "the proof resting on more results is shown"),
+    Breakage("statement.proof_chain", S, "if not (composes and all_certified) or status == PartStatus.REFUTED:",
+             "if not (composes and all_certified):", "a certified chain hides a confirmed violation of its part"),
+    Breakage("statement.proof_chain", S, "if not (composes and all_certified) or status == PartStatus.REFUTED:",
+             "if not all_certified or status == PartStatus.REFUTED:", "a chain that does not compose certifies its part"),
+    Breakage("statement.proof_chain", S, "best = chain_modulo if before is None or len(chain_modulo) < len(before) else before",
+             "best = before if before is not None else chain_modulo",
+             "a chain resting on fewer results than the certificates does not lower the modulo"),
+    # -- experiments
+    Breakage("experiment.observation", E, "    failed = [r for r in obs.regime if not regime_holds(r)]",
+             "    failed = []", "a run outside its theorem's regime counts as evidence"),
+    Breakage("experiment.observation", E, "        if init_holds(obs):", "        if False:",
+             "a property the untrained model already has counts as evidence"),
+    Breakage("experiment.observation", E, "    elif not any(held_on):", "    elif not all(held_on):",
+             "one failing seed refutes while the others hold"),
+    Breakage("experiment.observation", E, "    if obs.seeds and len(obs.seeds) < MIN_SEEDS:", "    if False:",
+             "a verdict is read from fewer than MIN_SEEDS seeds"),
+    Breakage("experiment.observation", E, "    if undetermined:\n        return I,", "    if False:\n        return I,",
+             "a run that cannot tell counts as holding"),
+    Breakage("experiment.observation", E, "    return any(decide(v) for v in entries if v is not None)",
+             "    return all(decide(v) for v in entries if v is not None)",
+             "a property held at initialization on one seed only still counts as evidence"),
+    Breakage("experiment.map", E, "if row.get(\"in_regime\", True) and row.get(\"informative\", True)]",
+             "if row.get(\"informative\", True)]", "configurations outside the regime count as evidence"),
+    Breakage("experiment.map", E, "(quantifier == \"forall\" and R in inside)", "(quantifier == \"forall\" and False)",
+             "for all models: one refuted model does not refute"),
+    Breakage("experiment.map", E, "(quantifier == \"exists\" and C in inside)", "(quantifier == \"exists\" and False)",
+             "there exists a model: a witness is not enough"),
+    Breakage("experiment.map", E, "    inside = [v for v in inside if v != U]\n", "",
+             "an untested configuration blocks consistency"),
+    Breakage("experiment.growth", E, "    if fit.slope >= g.unbounded_slope and fit.rising:", "    if fit.slope >= g.unbounded_slope:",
+             "a steep ratio that falls at the end refutes"),
+    Breakage("experiment.growth", E, "        if math.isinf(g.limit):", "        if False:",
+             "an infinite limit is read as bounded"),
+    Breakage("experiment.growth", E, "    if fit.slope <= g.bounded_slope:", "    if fit.slope <= g.unbounded_slope:",
+             "a slope between bounded and unbounded reads bounded"),
+    Breakage("experiment.claim", E, "        if universal_verdict == R:", "        if False:",
+             "an existence claim ignores the failure of a universal part stated beside it"),
+    Breakage("experiment.claim", E, "        return Judgement(U, f\"no witness found", "        return Judgement(R, f\"no witness found",
+             "an existence claim is refuted by a search that found nothing"),
+    Breakage("experiment.claim", E, "    if out_of_regime:\n", "    if False:\n",
+             "an experiment outside its theorem's regime is evidence"),
+    Breakage("experiment.certified", E, "    if len(ok) == len(certificates) and all(c.complete for c in ok) and not uncovered:",
+             "    if len(ok) == len(certificates) and not uncovered:",
+             "a finite-range certificate beside complete ones makes an experiment proved"),
+    Breakage("experiment.certified", E, "    whole = any(c.complete and c.parts is None for c in ok)",
+             "    whole = any(c.parts is None for c in ok)", "a finite-range certificate covers every fact",
+             equivalent="the same certificate then fails all(c.complete): the first condition stays false"),
+    Breakage("experiment.certified", E, "if not whole and observed_fact(o) not in covered})", "if False})",
+             "certificates need not cover every observed fact"),
+    Breakage("experiment.still_refutes", E, "row[\"config\"] == recorded.get(\"config\") and row[\"verdict\"] == R and row[\"in_regime\"]",
+             "row[\"config\"] == recorded.get(\"config\") and row[\"verdict\"] == R",
+             "a recorded configuration now outside the regime still refutes"),
+    # -- proof steps
+    Breakage("proof.certificates", P, "if not certificates or not all(c.ok and c.complete for c in certificates):",
+             "if not certificates or not all(c.ok for c in certificates):", "a finite-range certificate certifies a step"),
+    Breakage("proof.certificates", P, "return NAMED if any(c.modulo for c in certificates) else CERTIFIED",
+             "return CERTIFIED", "a step certified modulo a named result counts as proved outright"),
+    Breakage("proof.named_result", P, "return CERTIFIED if proved and all(c.complete for c in hypotheses) else NAMED",
+             "return CERTIFIED if proved else NAMED", "hypotheses certified on a range only give an outright proof"),
+    Breakage("proof.named_result", P, "result_proof.complete and not result_proof.modulo)",
+             "result_proof.complete)", "a named result proved modulo another counts as proved outright"),
+    Breakage("proof.named_result", P, "    if not all(c.ok for c in hypotheses):\n        return UNCHECKED\n", "",
+             "a named result whose hypotheses fail still supports the step"),
+    Breakage("proof.certificate_key", P, "    if not certificate.complete:\n        return TESTED\n", "",
+             "a finite-range certificate certifies a page step"),
+    Breakage("proof.cited", P, "return UNCHECKED if missing else ASSUMPTION", "return ASSUMPTION",
+             "a cited theorem whose needs are not provided is assumed anyway"),
+    Breakage("proof.combine", P, "    if REFUTED in statuses:\n        return REFUTED\n", "",
+             "a refuting check of a step is outvoted"),
+    Breakage("proof.combine", P, "    if all(s in (CERTIFIED, NAMED) for s in statuses):\n        return NAMED\n", "",
+             "a step certified or resting on named results reads tested"),
+    Breakage("proof.verdict_step", P, "Verdict.CONSISTENT: TESTED", "Verdict.CONSISTENT: CERTIFIED",
+             "a consistent claim certifies the steps it checks"),
+    Breakage("proof.part_step", P, "PartStatus.CERTIFIED_ON_RANGE: TESTED", "PartStatus.CERTIFIED_ON_RANGE: CERTIFIED",
+             "a part certified on a finite range certifies a step"),
+    Breakage("proof.part_step", P, "PartStatus.TRIVIAL: UNCHECKED", "PartStatus.TRIVIAL: TESTED",
+             "a part tested on uninformative subjects only tests a step"),
+    Breakage("proof.numeric_step", P, "    if violated:\n        return REFUTED\n", "",
+             "a step that fails on a witness is not refuted"),
+    Breakage("proof.chain_certified", P, "return all(s in (CERTIFIED, ASSUMPTION, NAMED) for s in statuses)",
+             "return all(s in (CERTIFIED, ASSUMPTION, NAMED, TESTED) for s in statuses)",
+             "a tested step lets a chain prove its claim"),
+    Breakage("proof.refuted_verdict", P, "return verdict == Verdict.REFUTED", "return False",
+             "a refuted claim's broken step is never located"),
+    # -- readings and the gate
+    Breakage("reading.disagree", G, "return len({OUTCOME[v] for v in verdicts if v in OUTCOME}) > 1",
+             "return len(set(verdicts)) > 1", "an undecided reading makes a claim reading-sensitive"),
+    Breakage("gate.expected", G, "return verdict == Verdict.REFUTED and still_refutes, note",
+             "return verdict == Verdict.REFUTED, note", "a recorded witness that no longer refutes passes the gate"),
+    Breakage("gate.expected", G, "    if recorded_refutation and verdict in UNDECIDED:", "    if False:",
+             "a run that cannot reproduce a recorded refutation (inconclusive) fails the gate without --strict"),
+    Breakage("gate.expected", G, "    if verdict == Verdict.VACUOUS and recorded_vacuity:",
+             "    if verdict == Verdict.VACUOUS:", "an unrecorded vacuous bound passes the gate"),
+    Breakage("gate.expected", G, "        return False, \"the check failed with an error: the claim was not checked\"",
+             "        return True, \"the check failed with an error: the claim was not checked\"",
+             "an error passes the gate"),
+    Breakage("gate.outcome", G, "    if not result.expected or (strict and undecided):",
+             "    if not result.expected:", "--strict lets undecided verdicts pass"),
+    Breakage("gate.outcome", G, "    return \"undecided\" if undecided else \"pass\"", "    return \"pass\"",
+             "undecided verdicts are reported as passing"),
+    # -- the kinds
+    Breakage("claim.not_encodable", K, "return Judgement(Verdict.NOT_ENCODABLE, reason)",
+             "return Judgement(Verdict.UNTESTED, reason)", "a lost statement reads untested"),
+    Breakage("claim.definition", K, "return Judgement(Verdict.DEFINITION, f\"a definition: {defines}\")",
+             "return Judgement(Verdict.CONSISTENT, f\"a definition: {defines}\")", "a definition reads consistent"),
+    Breakage("claim.pending", K, "return Judgement(Verdict.UNTESTED, \"not checked\")",
+             "return Judgement(Verdict.CONSISTENT, \"not checked\")", "a claim not yet checked reads consistent"),
+    Breakage("claim.error", K, "return Judgement(Verdict.ERROR, what)", "return Judgement(Verdict.UNTESTED, what)",
+             "a crashed check reads untested"),
+]
+
+
+@dataclass
+class Outcome:
+    breakage: Breakage
+    caught: bool
+    seconds: float
+    detail: str
+
+    @property
+    def ok(self) -> bool:
+        return self.caught != bool(self.breakage.equivalent)
+
+
+def applies(b: Breakage) -> str | None:
+    """Why the breakage cannot be applied (its text is not in the file exactly once), or None."""
+    path = ROOT / b.file
+    if not path.is_file():
+        return f"{b.file} does not exist"
+    count = path.read_text().count(b.old)
+    return None if count == 1 else f"the text to replace occurs {count} times in {b.file}"
+
+
+def run_one(b: Breakage) -> Outcome:
+    """Apply ``b`` in a copy of the theorems package and run the rule tests against it."""
+    start = time.perf_counter()
+    problem = applies(b)
+    if problem:
+        return Outcome(b, False, 0.0, problem)
+    with tempfile.TemporaryDirectory(prefix="rule-breakage-") as tmp:
+        shutil.copytree(ROOT / "theorems", Path(tmp) / "theorems",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.v", "witnesses"))
+        for kept in ("witnesses", "coq"):  # package data some imports read: linked, not copied
+            for src in (ROOT / "theorems").rglob(kept):
+                dst = Path(tmp) / src.relative_to(ROOT)
+                if src.is_dir() and not dst.exists():
+                    dst.symlink_to(src)
+        target = Path(tmp) / b.file
+        target.write_text(target.read_text().replace(b.old, b.new, 1))
+        env = {**os.environ, "PYTHONPATH": tmp + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               "PYTHONDONTWRITEBYTECODE": "1"}
+        # run from the copy's folder: `python -m` puts the working directory first on sys.path
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:xdist",
+                               "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"), "-W", "ignore",
+                               *(str(ROOT / t) for t in RULE_TESTS)], cwd=tmp, env=env, capture_output=True,
+                              text=True, timeout=600)
+    last = (proc.stdout.strip().splitlines() or [""])[-1]
+    if proc.returncode not in (0, 1):
+        return Outcome(b, False, time.perf_counter() - start, f"pytest could not run (exit {proc.returncode}): {last}")
+    return Outcome(b, proc.returncode == 1, time.perf_counter() - start, last)
+
+
+UNBROKEN = Breakage("compare.tolerance", C, "RTOL = 1e-9", "RTOL = 1e-9", "nothing: the rule tests as they are")
+CANARY = Breakage("compare.violation", C, "return float(margin) > tol", "return not (float(margin) > tol)",
+                  "the canary: every verdict turned over (if this passes, the copy is not what the tests import)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--jobs", type=int, default=2, help="breakages run at once (default 2)")
+    parser.add_argument("--only", action="append", default=[], help="only the breakages of this rule (repeatable)")
+    args = parser.parse_args(argv)
+    chosen = [b for b in BREAKAGES if not args.only or b.rule in args.only]
+    if not chosen:
+        print(f"no breakage of {args.only}", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    baseline = run_one(UNBROKEN)
+    if baseline.caught or "passed" not in baseline.detail:
+        print(f"the rule tests fail without any breakage ({baseline.detail}): fix them first", file=sys.stderr)
+        return 2
+    canary = run_one(CANARY)
+    if not canary.caught:
+        print(f"the canary breakage was not caught ({canary.detail}): the rule tests do not import the patched copy",
+              file=sys.stderr)
+        return 2
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        outcomes = list(pool.map(run_one, chosen))
+    for o in outcomes:
+        status = ("caught" if o.caught else "SURVIVED") if not o.breakage.equivalent else \
+            ("equivalent (passes)" if not o.caught else "EQUIVALENT BUT CAUGHT")
+        print(f"{status:22} {o.breakage.rule:36} {o.breakage.why[:70]}  [{o.seconds:.1f} s]")
+        if not o.ok:
+            print(f"{'':22} {o.detail}")
+    bad = [o for o in outcomes if not o.ok]
+    equivalent = sum(bool(o.breakage.equivalent) for o in outcomes)
+    print(f"{len(outcomes) - equivalent - sum(1 for o in bad if not o.breakage.equivalent)} of "
+          f"{len(outcomes) - equivalent} breakages caught; {equivalent} marked equivalent; "
+          f"{time.perf_counter() - start:.0f} s")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,24 @@
+"""The verdict authority: every rule that turns measurements into a verdict, in one place.
+
+Checks gather evidence -- :mod:`theorems.engine.check` (statements, experiments), the probe and the
+search (values on subjects), :mod:`theorems.engine.proof_check` (proof steps), ``clcheck replay``
+(witnesses) -- and ask the rules here; a paper's code measures and certifies, never decides. Each rule
+is registered by name in :data:`RULES` with its statement (its docstring); ``clcheck rules`` prints
+the table, ``tests/test_verdict_rules.py`` has a row for every name, and ``tests/rule_breakages.py``
+breaks each rule by hand to see a row fail. The rooms:
+
+* :mod:`~theorems.engine.rules.compare` -- the tolerance policy: screening, violation, confirmation
+  across precisions, strict parts, brackets, the extended reals, measured relations of experiments;
+* :mod:`~theorems.engine.rules.informative` -- when a subject could not have failed;
+* :mod:`~theorems.engine.rules.statement` -- a statement claim's verdict, part statuses, proof chains;
+* :mod:`~theorems.engine.rules.experiment` -- an experiment claim's verdict (seeds, maps, growth);
+* :mod:`~theorems.engine.rules.proof` -- the status of a printed proof's step;
+* :mod:`~theorems.engine.rules.gate` -- readings, the headline, what is expected, pass or fail;
+* :mod:`~theorems.engine.rules.kinds` -- verdicts fixed by the claim's kind, and errors.
+"""
+
+from theorems.engine.rules import compare, experiment, gate, informative, kinds, proof, statement  # noqa: F401
+from theorems.engine.rules.table import RULES, ROOMS, Judgement, Rule
+
+__all__ = ["RULES", "ROOMS", "Judgement", "Rule", "compare", "experiment", "gate", "informative", "kinds", "proof",
+           "statement"]
