@@ -47,6 +47,7 @@ def env_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Call
     declared: list[str] = []
     with registry.isolated() as copy:
         copy.all_loaded = False  # so that the next full listing reads the variable
+        copy.loaded_prefixes = set()  # and a selection by prefix too (an earlier check may have marked its prefix)
 
         def declare(module: str, source: str | None = None, folder: Path | None = None) -> None:
             if source is not None:

@@ -26,19 +26,32 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RULE_TESTS = ("tests/test_verdict_rules.py",)
+HOSTILE_TESTS = ("tests/test_hostile.py",)
 RULES = "theorems/engine/rules/"
+
+#: the guarantees of the README ("Guarantees") that live outside the rules, each broken below like a rule
+GUARANTEES = {
+    "guarantee.every_candidate_decided": "a float overflow or a listed example is decided at high precision",
+    "guarantee.pure_quantities": "a quantity is evaluated twice on copies of its subject",
+    "guarantee.culprit_named": "a failure inside a quantity, hypothesis or part names it",
+    "guarantee.plugins_contained": "a plugin neither ends the command nor registers under another's prefix",
+    "guarantee.outputs_contained": "--out is new, empty or clcheck's, locked, written as one unit; ids are safe",
+    "guarantee.clean_text": "control characters are escaped; JSON is strict; variables are parsed strictly",
+    "guarantee.bounded": "a prover's whole process group dies at its time limit",
+}
 
 
 @dataclass(frozen=True)
 class Breakage:
     """One hand breakage: in ``file``, ``old`` (occurring exactly once) becomes ``new``."""
 
-    rule: str  # the rule it breaks (a name of theorems.engine.rules.RULES)
+    rule: str  # the rule it breaks (a name of theorems.engine.rules.RULES, or of GUARANTEES)
     file: str  # relative to the repository's root
     old: str
     new: str
     why: str  # what the broken rule would then do wrong
     equivalent: str = ""  # non-empty: no behaviour changes (why); expected to pass the rule tests
+    tests: tuple[str, ...] = RULE_TESTS  # the test files that must catch it
 
 
 C, I, S, E, P, G, K = (RULES + f for f in ("compare.py", "informative.py", "statement.py", "experiment.py",
@@ -55,19 +68,42 @@ BREAKAGES = [
              "the float screen loosened: a near miss in float64 is never confirmed in high precision"),
     Breakage("compare.candidate", C, "return margin > (tol / 2 if identity else -tol)",
              "return margin > (tol if identity else -tol)", "an identity's screen loosened to a whole tolerance"),
-    Breakage("compare.candidate", C, "    if margin != margin:  # NaN margin: always look closer\n        return True\n",
-             "", "a NaN in float64 is never looked at in high precision"),
-    Breakage("compare.violation", C, "return float(margin) > tol", "return float(margin) >= tol",
+    Breakage("compare.candidate", C, "    if not math.isfinite(margin):  # NaN or +-inf: always look closer",
+             "    if margin != margin:", "a float64 overflow (inf <= inf) is decided in the extended reals instead of "
+             "at 60 digits"),
+    Breakage("compare.candidate", C, "    if not math.isfinite(margin):  # NaN or +-inf: always look closer",
+             "    if math.isinf(margin):", "a NaN in float64 is never looked at in high precision"),
+    Breakage("compare.violation", C, "return bool(margin > tol)", "return bool(margin >= tol)",
              "a margin of exactly the tolerance counts as a violation"),
-    Breakage("compare.violation", C, "return float(margin) > tol", "return float(margin) > 0",
+    Breakage("compare.violation", C, "return bool(margin > tol)", "return bool(margin > 0)",
              "the tolerance is ignored: rounding refutes"),
-    Breakage("compare.violation", C, "return float(margin) > tol", "return float(margin) > 10 * tol",
+    Breakage("compare.violation", C, "return bool(margin > tol)", "return bool(margin > 10 * tol)",
              "a violation must exceed ten tolerances"),
+    Breakage("compare.violation", C, "return bool(margin > tol)", "return float(margin) > tol",
+             "a 60-digit margin is rounded to float64 first: a violation of 1e-350 underflows to none"),
     Breakage("compare.same_margin", C,
-             "return abs(a - b) <= SAME_MARGIN_RTOL * max(abs(a), abs(b)) + tol", "return True",
+             "return bool(abs(a - b) <= SAME_MARGIN_RTOL * max(abs(a), abs(b)) + tol)", "return True",
              "a margin that keeps moving with the precision is taken as stable"),
-    Breakage("compare.same_margin", C, "        return a == b\n    return abs(a - b)", "        return True\n    return abs(a - b)",
+    Breakage("compare.same_margin", C, "        return a == b\n    return bool(", "        return True\n    return bool(",
              "an infinite margin agrees with a finite one: a violation infinite at 60 digits and drifting beyond is "
+             "confirmed"),
+    Breakage("compare.part_tolerance", C, "resolution = RTOL if float_resolution else RTOL_HP", "resolution = RTOL",
+             "a 60-digit evaluation is judged at float resolution: a violation by 1e-20 relative is hidden"),
+    Breakage("compare.part_tolerance", C, "if mpmath.isfinite(sensitivity) else 0, TINY_HP)",
+             "if mpmath.isfinite(sensitivity) else 0, mpmath.mpf(1e-12))",
+             "an absolute floor: t <= t/2 at t = 1e-13 is hidden"),
+    Breakage("compare.part_tolerance", C, "if mpmath.isfinite(sensitivity) else 0, TINY_HP)",
+             "if mpmath.isfinite(sensitivity) else 0)", "0 < 0 (an exact tie of a strict part) holds"),
+    Breakage("compare.part_tolerance", C, "mpmath.mpf(sensitivity) if mpmath.isfinite(sensitivity) else 0,",
+             "0,", "the inputs' rounding is ignored: 1 - v with v rounded to 1 refutes a true identity"),
+    Breakage("compare.part_tolerance", C, "    if isinstance(scale, mpmath.mpf):", "    if False:",
+             "a 60-digit scale rounded to float64: below 1e-308 every violation is hidden by the float floor"),
+    Breakage("compare.float_valued", C, "        return mpmath.mpf(float(value)) == value", "        return False",
+             "a quantity computed in float64 is judged at 60-digit resolution: its own rounding refutes"),
+    Breakage("compare.float_valued", C, "        if not mpmath.isfinite(value) or value == mpmath.floor(value):",
+             "        if not mpmath.isfinite(value):", "an integer counts as float-computed"),
+    Breakage("compare.same_margin", C, "    a, b = mpmath.mpf(a), mpmath.mpf(b)\n", "    a, b = float(a), float(b)\n",
+             "margins below float64's range read as equal: a rounding residue that shrinks with the precision is "
              "confirmed"),
     Breakage("compare.strict", C, "return margin + 2 * tol", "return margin",
              "a strict part holds within the tolerance of its boundary"),
@@ -77,8 +113,11 @@ BREAKAGES = [
              "holds = True", "an infinite side always holds: inf <= 1 passes"),
     Breakage("compare.extended_reals", C, "holds = small < large if part.is_strict else small <= large",
              "holds = small <= large", "a strict part with two equal infinite sides holds (inf < inf)"),
-    Breakage("compare.confirmation", C, "    if stable and not infinite:\n        return CONFIRMED",
-             "    if stable:\n        return CONFIRMED", "an infinite margin is confirmed by agreeing once"),
+    Breakage("compare.confirmation", C, "    if stable and not infinite and dps >= MAX_DPS:\n        return CONFIRMED",
+             "    if stable and dps >= MAX_DPS:\n        return CONFIRMED", "an infinite margin is confirmed by agreeing once"),
+    Breakage("compare.confirmation", C, "    if stable and not infinite and dps >= MAX_DPS:\n        return CONFIRMED",
+             "    if stable and not infinite:\n        return CONFIRMED",
+             "a violation is confirmed at 120 digits: a digit loss inside a quantity (391 digits) refutes a true claim"),
     Breakage("compare.confirmation", C, "        return CONFIRMED if stable and infinite else UNSTABLE",
              "        return CONFIRMED", "a margin that never settles is confirmed at the last precision"),
     Breakage("compare.confirmation", C, "        return HOLDS\n    stable", "        return CONFIRMED\n    stable",
@@ -118,8 +157,17 @@ BREAKAGES = [
              "proofs = list(ev.unsatisfiable)", "a failed unsatisfiability certificate makes the claim vacuous"),
     Breakage("statement.confirmed_violation", S, "if ev.violations > 0 else None", "if ev.violations > 1 else None",
              "one confirmed violation does not refute"),
+    Breakage("compare.enclosure", C, "    if exact_zero:\n        return not strict", "    if exact_zero:\n        return True",
+             "an exact tie of a strict closed part (2 log 2 < log 4) reads as holding"),
+    Breakage("compare.enclosure", C, "    return True if hi <= 0 else (False if lo > 0 else None)",
+             "    return True if lo <= 0 else (False if hi > 0 else None)", "an enclosure straddling 0 reads as holding"),
+    Breakage("statement.closed_violation", S, "    if not ev.closed_violations:\n        return None\n    c = ev",
+             "    if True:\n        return None\n    c = ev", "a closed statement found false by interval arithmetic is ignored"),
     Breakage("statement.growth_unbounded", S, "refuting = [why for verdict, why in ev.growth if verdict == Verdict.REFUTED]",
              "refuting = []", "a family along which the ratio grows without bound does not refute"),
+    Breakage("statement.unconfirmed_candidate", S, "    if not ev.undecided:\n        return None\n    return Judgement(Verdict.INCONCLUSIVE",
+             "    if True:\n        return None\n    return Judgement(Verdict.INCONCLUSIVE",
+             "a candidate no high-precision value can decide is dropped: the claim reads consistent"),
     Breakage("statement.never_binds", S, "proofs = [c for c in ev.vacuity if c.ok and c.complete]",
              "proofs = [c for c in ev.vacuity if c.ok]", "a vacuity certificate on a finite range makes a bound vacuous"),
     Breakage("statement.never_binds", S, "    if not (proofs or ev.never_binds):", "    if not ev.never_binds:",
@@ -253,6 +301,50 @@ BREAKAGES = [
              "    if not result.expected:", "--strict lets undecided verdicts pass"),
     Breakage("gate.outcome", G, "    return \"undecided\" if undecided else \"pass\"", "    return \"pass\"",
              "undecided verdicts are reported as passing"),
+    # -- the guarantees outside the rules (README, "Guarantees"), broken the same way
+    Breakage("guarantee.every_candidate_decided", "theorems/engine/check.py", "    tracker.confirm_best()\n", "",
+             "a part's best subject is judged on its float values alone"),
+    Breakage("guarantee.every_candidate_decided", "theorems/engine/search.py",
+             'tracker.probe(family, subject, found_by="exhaustive", always=True)',
+             'tracker.probe(family, subject, found_by="exhaustive")', "a listed example the float screen passes is never "
+             "evaluated at 60 digits"),
+    Breakage("guarantee.pure_quantities", "theorems/engine/culprit.py", "        _check_pure(family, subject, list(symbols), xp)",
+             "        pass", "a quantity drawing unseeded random numbers or editing its subject gives a verdict",
+             tests=HOSTILE_TESTS),
+    Breakage("guarantee.culprit_named", "theorems/engine/culprit.py", "    if isinstance(value, bool) or not (",
+             "    if False and (", "a quantity returning a string or None surfaces as an engine error, unnamed",
+             tests=HOSTILE_TESTS),
+    Breakage("guarantee.culprit_named", "theorems/engine/culprit.py", '        raise CulpritError(f"{what} raised {text} {where()}", plugin_frame(exc)) from exc',
+             "        raise", "an exception inside a quantity names an engine file, not the quantity", tests=HOSTILE_TESTS),
+    Breakage("guarantee.plugins_contained", "theorems/engine/registry.py",
+             "        except SystemExit as exc:  # sys.exit or argparse at import or in register(): never the command's own exit",
+             "        except ZeroDivisionError as exc:", "a plugin's sys.exit at import ends the audit with exit 0",
+             tests=HOSTILE_TESTS),
+    Breakage("guarantee.plugins_contained", "theorems/engine/registry.py",
+             "        self._check_owner(claim.paper, f\"claim {claim.id!r}\")\n", "",
+             "a plugin registers claims under another paper's prefix", tests=HOSTILE_TESTS),
+    Breakage("guarantee.outputs_contained", "theorems/frontend/outdir.py",
+             "    if path.is_dir() and any(path.iterdir()) and not (path / MARKER).is_file():",
+             "    if False:", "--out inside a plugin folder replaces its recorded witnesses", tests=HOSTILE_TESTS),
+    Breakage("guarantee.outputs_contained", "theorems/frontend/outdir.py",
+             "            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)", "            pass",
+             "two audits write one --out at once", tests=HOSTILE_TESTS),
+    Breakage("guarantee.outputs_contained", "theorems/frontend/outdir.py",
+             "        if self.replace and not self._committed:\n            shutil.rmtree(self.root, ignore_errors=True)",
+             "        if False:\n            shutil.rmtree(self.root, ignore_errors=True)",
+             "a failed audit leaves its half-written staging folder behind", tests=HOSTILE_TESTS),
+    Breakage("guarantee.outputs_contained", "theorems/engine/claim.py",
+             "CLAIM_ID = re.compile(r\"[a-z][a-z0-9_]*(\\.[a-z0-9][a-z0-9_\\-]*)+\")",
+             "CLAIM_ID = re.compile(r\"[a-z][a-z0-9_]*(\\.[^ ]+)+\")", "a claim id with '../' writes outside --out",
+             tests=HOSTILE_TESTS),
+    Breakage("guarantee.clean_text", "theorems/frontend/text.py", "    out = _CONTROL.sub(lambda m: repr(m.group())[1:-1], str(text))",
+             "    out = str(text)", "escape sequences in a witness clear the screen", tests=HOSTILE_TESTS),
+    Breakage("guarantee.clean_text", "numerics/bounded_read.py", "            raise ValueError(f\"the key {key!r} appears twice in one object\")",
+             "            pass", "a witness with a key twice is read with whichever value came last", tests=HOSTILE_TESTS),
+    Breakage("guarantee.clean_text", "numerics/env.py", "    raise EnvironmentValueError(f\"{name}={raw!r}: use 1 or 0 (also true/false, yes/no, on/off)\")",
+             "    return True", "CLCHECK_DEBUG=maybe turns debugging on", tests=HOSTILE_TESTS),
+    Breakage("guarantee.bounded", "numerics/proc.py", "        os.killpg(proc.pid, signal.SIGKILL)", "        proc.kill()",
+             "a hung prover's child process outlives it", tests=HOSTILE_TESTS),
     # -- the kinds
     Breakage("claim.not_encodable", K, "return Judgement(Verdict.NOT_ENCODABLE, reason)",
              "return Judgement(Verdict.UNTESTED, reason)", "a lost statement reads untested"),
@@ -295,6 +387,7 @@ def run_one(b: Breakage) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="rule-breakage-") as tmp:
         shutil.copytree(ROOT / "theorems", Path(tmp) / "theorems",
                         ignore=shutil.ignore_patterns("__pycache__", "*.v", "witnesses"))
+        shutil.copytree(ROOT / "numerics", Path(tmp) / "numerics", ignore=shutil.ignore_patterns("__pycache__"))
         for kept in ("witnesses", "coq"):  # package data some imports read: linked, not copied
             for src in (ROOT / "theorems").rglob(kept):
                 dst = Path(tmp) / src.relative_to(ROOT)
@@ -307,7 +400,7 @@ def run_one(b: Breakage) -> Outcome:
         # run from the copy's folder: `python -m` puts the working directory first on sys.path
         proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:xdist",
                                "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"), "-W", "ignore",
-                               *(str(ROOT / t) for t in RULE_TESTS)], cwd=tmp, env=env, capture_output=True,
+                               *(str(ROOT / t) for t in b.tests)], cwd=tmp, env=env, capture_output=True,
                               text=True, timeout=600)
     last = (proc.stdout.strip().splitlines() or [""])[-1]
     if proc.returncode not in (0, 1):
@@ -316,7 +409,7 @@ def run_one(b: Breakage) -> Outcome:
 
 
 UNBROKEN = Breakage("compare.tolerance", C, "RTOL = 1e-9", "RTOL = 1e-9", "nothing: the rule tests as they are")
-CANARY = Breakage("compare.violation", C, "return float(margin) > tol", "return not (float(margin) > tol)",
+CANARY = Breakage("compare.violation", C, "return bool(margin > tol)", "return not bool(margin > tol)",
                   "the canary: every verdict turned over (if this passes, the copy is not what the tests import)")
 
 

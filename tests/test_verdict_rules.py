@@ -20,6 +20,7 @@ import sympy
 
 from numerics.certificate import Certificate, covering
 from numerics.enclosure import Enclosure
+from numerics.errors import PrecisionUnavailable
 from theorems import (Assumption, Claim, ExperimentClaim, ExperimentOutcome, Growth, Informative, Kind, Le, Lt,
                       Observation, Part, Reading, RegimeCheck, Source, exists, forall, parts, quantity)
 from theorems.engine.budget import Budget
@@ -49,6 +50,8 @@ g = quantity("g_rule", range=(None, None), doc="a value that depends on the work
 h = quantity("h_rule", range=(None, None), doc="a value whose float64 and mpmath values differ (h, h_mp)")
 u = quantity("u_rule", range=(None, None), doc="+inf up to `inf_until` digits, then the subject's u")
 m = quantity("m_rule", range=(None, None), doc="known only as the enclosure [m_lo, m_hi]")
+w = quantity("w_rule", range=(None, None), doc="1 - (1 - e^-w_cancel) at the working precision: a digit loss inside")
+v = quantity("v_rule", range=(None, None), doc="1 - e^-v_exp at the working precision: 1 once v_exp is large")
 
 
 class Points(SubjectFamily):
@@ -58,7 +61,7 @@ class Points(SubjectFamily):
     beyond, and ``u_float`` in float64; m is an enclosure (a Monte Carlo bracket)."""
 
     name = "fixed points"
-    symbols = frozenset({q, r, e, g, h, u, m})
+    symbols = frozenset({q, r, e, g, h, u, m, w, v})
 
     def __init__(self, subjects: Iterable[dict[str, float]]) -> None:
         self.subjects = list(subjects)
@@ -69,13 +72,20 @@ class Points(SubjectFamily):
     def quantities(self, subject: dict[str, float], symbols: Iterable[sympy.Symbol], xp: Any,
                    params: Any = None) -> dict[sympy.Symbol, Any]:
         mp = xp.name == "mpmath"
+        if mp and subject.get("no_hp"):
+            raise PrecisionUnavailable("this subject has no high-precision value (a test's Monte Carlo estimate)")
         drift = 10.0 / xp.dps if mp else 0.0
         values = {q: subject.get("q", 0.0), r: subject.get("r", 0.0), e: subject.get("e", 0.0),
                   g: subject.get("g", 0.0) + drift,
-                  h: subject.get("h_mp", subject.get("h", 0.0)) if mp else subject.get("h", 0.0),
-                  u: (math.inf if xp.dps <= subject.get("inf_until", 0) else subject.get("u", 0.0)
+                  h: _exact(subject.get("h_mp", subject.get("h", 0.0)), xp) if mp else subject.get("h", 0.0),
+                  u: (math.inf if xp.dps <= subject.get("inf_until", 0) else _exact(subject.get("u", 0.0), xp)
                       + (drift if subject.get("u_drift") else 0.0)) if mp
                   else subject.get("u_float", subject.get("u", 0.0))}
+        if mp and "w_cancel" in subject:  # computed as printed, losing about w_cancel / 2.3 digits
+            values[w] = 1 - (1 - mpmath.exp(-subject["w_cancel"]))
+        else:
+            values[w] = 0.0
+        values[v] = 1 - mpmath.exp(-subject.get("v_exp", 0)) if mp else 1.0
         out = {s: xp.asarray(values[s]) for s in symbols if s != m}
         if m in symbols:
             out[m] = Enclosure(subject.get("m_lo", 0.0), subject.get("m_hi", 0.0), alpha=1e-9, how="a bracket")
@@ -89,6 +99,23 @@ class Points(SubjectFamily):
 
     def describe(self, subject: dict[str, float]) -> str:
         return str(subject)
+
+
+class Drawn(Points):
+    """The same subjects, drawn by the random search (a strategy), never listed."""
+
+    def exhaustive(self, quick: bool = False) -> Iterable[dict[str, float]]:
+        return iter(())
+
+    def strategy(self) -> Any:
+        from hypothesis import strategies as st
+
+        return st.sampled_from(self.subjects)
+
+
+def _exact(value: Any, xp: Any) -> Any:
+    """A number given as a string ("1/3") is the exact value at the working precision; a float is itself."""
+    return sympy.N(sympy.sympify(value), xp.dps) if isinstance(value, str) else value
 
 
 def statement(relation: Any, subjects: list[dict[str, float]], **kw: Any) -> Verdict:
@@ -508,12 +535,16 @@ def test_the_tolerance_grows_with_the_larger_side() -> None:
 
 @rule("compare.candidate")
 @pytest.mark.parametrize("relation, subject", [
-    (Le(h, 1), {"h": 1 - tol_at(1.0) / 2, "h_mp": 2.0}),  # float margin -tol/2: a candidate
-    (sympy.Eq(h, 1, evaluate=False), {"h": 1 + 0.75 * tol_at(1.0), "h_mp": 2.0}),  # an identity off by 0.75 tol
-    (Le(h, 1), {"h": math.nan, "h_mp": 2.0}),  # a NaN in float64 is always looked at closer
+    (Le(h - 2, -1), {"h": 1 - 1e-9 / 2, "h_mp": 2.0}),  # float margin -tol/4 (tol = 1e-9 * 2): a candidate
+    (sympy.Eq(h - 2, -1, evaluate=False), {"h": 1 + 1.5e-9, "h_mp": 2.0}),  # an identity off by 0.75 tol
+    (Le(h - 2, -1), {"h": math.nan, "h_mp": 2.0}),  # a NaN in float64 is always looked at closer
 ])
 def test_the_float_screen_sends_near_misses_to_high_precision(relation: Any, subject: dict) -> None:
-    assert statement(relation, [subject]).verdict == R
+    """Drawn subjects (never listed) whose part has no ratio (its larger side is negative): only the screen can
+    send them to 60 digits."""
+    claim = Claim("t.rule", Kind.INEQUALITY, SRC, parts(relation), subjects=(Drawn([subject]),))
+    assert check_claim(claim, Budget(examples=3, adversarial_starts=0, adversarial_steps=0, quick=True,
+                                     tightness_starts=0)).verdict == R
 
 
 @rule("compare.same_margin", "compare.confirmation")
@@ -522,9 +553,36 @@ def test_the_float_screen_sends_near_misses_to_high_precision(relation: Any, sub
     ({"inf_until": 10_000, "u": 0.5, "u_float": math.inf}, R),  # +inf at every precision: confirmed
     ({"inf_until": 60, "u": 0.5, "u_float": math.inf}, C),  # the violation is gone at 120 digits
     ({"inf_until": 60, "u": 1.0, "u_float": math.inf, "u_drift": True}, C),  # +inf, then a margin that never settles
+    ({"inf_until": 960, "u": 2.0, "u_float": math.inf}, C),  # +inf up to 960 digits, 2 at 1920: never the same margin
 ])
 def test_an_infinite_margin_is_confirmed_only_when_it_stays_infinite(subject: dict, expected: Verdict) -> None:
     assert statement(Le(u, 1), [subject]).verdict == expected
+
+
+@rule("compare.same_margin")
+def test_margins_below_the_float_range_are_compared_at_high_precision() -> None:
+    """A rounding residue that shrinks with the precision (1e-62, 1e-122, ...) never settles, even where float64
+    would read every one of them as 0."""
+    from theorems.engine.rules.compare import same_margin
+
+    with mpmath.workdps(60):
+        assert not same_margin(mpmath.mpf("1e-482"), mpmath.mpf("1e-961"), mpmath.mpf("1e-522"))
+        assert same_margin(mpmath.mpf("1e-482"), mpmath.mpf("1e-482") * (1 + mpmath.mpf("1e-9")), 0.0)
+
+
+@rule("compare.part_tolerance")
+def test_a_difference_below_what_the_inputs_resolve_is_not_a_counterexample() -> None:
+    """|v - 1| with v = 1 - e^-5000 (2171 digits to tell from 1) is 0 at every precision the check reaches, while
+    e^-5000 on the left is exact: the tolerance includes how far |v - 1| moves with v's own rounding."""
+    assert statement(Le(h, sympy.Abs(v - 1)), [{"h": 0.0, "h_mp": "exp(-5000)", "v_exp": 5000}]).verdict == C
+
+
+@rule("compare.confirmation")
+def test_a_digit_loss_inside_a_quantity_is_not_a_counterexample() -> None:
+    """e^-900 (1e-391) against 1 - (1 - e^-900), which is 0 at 60, 120 and 240 digits: the same margin at 60 and
+    120 digits, but equal at 480 -- a violation is confirmed only once it held up to MAX_DPS digits."""
+    assert statement(Le(h, w), [{"h": 0.0, "h_mp": "exp(-900)", "w_cancel": 900}]).verdict == C
+    assert statement(Le(h, w), [{"h": 0.0, "h_mp": "2*exp(-900)", "w_cancel": 900}]).verdict == R
 
 
 @rule("compare.confirmation")
@@ -548,6 +606,42 @@ def test_a_bracket_refutes_only_when_every_end_violates(lo: float, hi: float, ex
     assert statement(Le(m, 1), [{"m_lo": lo, "m_hi": hi}]).verdict == expected
 
 
+@rule("statement.unconfirmed_candidate")
+@pytest.mark.parametrize("subject, expected", [({"q": 2.0, "no_hp": True}, I), ({"q": 0.5, "no_hp": True}, C),
+                                               ({"q": 2.0}, R)])
+def test_a_candidate_no_high_precision_value_can_decide_leaves_the_claim_inconclusive(subject: dict,
+                                                                                       expected: Verdict) -> None:
+    result = statement(Le(q, 1), [subject])
+    assert result.verdict == expected, result.reason
+    if expected == I:
+        assert result.reason.startswith("unconfirmed violation") and "no high-precision value" in result.reason
+
+
+@rule("compare.candidate")
+def test_a_float64_overflow_is_decided_at_high_precision() -> None:
+    """inf <= inf in float64, 1e400 <= 1e399 at 60 digits: a drawn subject whose float side overflowed is confirmed,
+    never decided in the extended reals from its float values."""
+    overflow = {"h": math.inf, "h_mp": "10**400", "u_float": math.inf, "u": "10**399"}
+    claim = Claim("t.rule", Kind.INEQUALITY, SRC, parts(Le(h, u)), subjects=(Drawn([overflow]),))
+    assert check_claim(claim, Budget(examples=3, adversarial_starts=0, adversarial_steps=0, quick=True,
+                                     tightness_starts=0)).verdict == R
+
+
+@rule("compare.candidate")
+def test_a_best_subject_is_evaluated_at_high_precision_whatever_the_screen_says() -> None:
+    """A drawn subject the screen passes (0.5 <= 1 in float64, 2 <= 1 at 60 digits) is the part's best ratio: it is
+    confirmed before the verdict, never judged on its float values alone."""
+    claim = Claim("t.rule", Kind.INEQUALITY, SRC, parts(Le(h, 1)), subjects=(Drawn([{"h": 0.5, "h_mp": "2"}]),))
+    assert check_claim(claim, Budget(examples=3, adversarial_starts=0, adversarial_steps=0, quick=True,
+                                     tightness_starts=0)).verdict == R
+
+
+@rule("compare.candidate")
+def test_a_listed_example_is_evaluated_at_high_precision_whatever_the_screen_says() -> None:
+    """-2 <= -1 in float64, 0 <= -1 at 60 digits (no ratio: the larger side is negative, so no tightness pass looks)."""
+    assert statement(Le(h, -1), [{"h": -2.0, "h_mp": "0"}]).verdict == R
+
+
 @rule("compare.extended_reals")
 @pytest.mark.parametrize("relation, subject, expected", [
     (Le(q, 1), {"q": math.inf}, R),  # inf <= 1 is false: decided exactly
@@ -558,6 +652,43 @@ def test_a_bracket_refutes_only_when_every_end_violates(lo: float, hi: float, ex
 ])
 def test_infinite_sides_are_decided_in_the_extended_reals(relation: Any, subject: dict, expected: Verdict) -> None:
     assert statement(relation, [subject]).verdict == expected
+
+
+@rule("compare.part_tolerance")
+@pytest.mark.parametrize("relation, subject, expected", [
+    (Le(q, q / 2), {"q": 1e-13}, R),  # false by a factor of 2 at a tiny scale: no absolute floor hides it
+    (Le(q, q / 2), {"q": 1e200}, R),  # and at a huge one
+    (Le(q, 0), {"q": 1e-13}, R),
+    (Le(q, 0), {"q": 1e-300}, R),
+    (Lt(0, q), {"q": 1e-13}, C),  # a true strict statement near zero holds
+    (Lt(0, q), {"q": 1e-300}, C),
+    (Lt(0, q), {"q": 0.0}, R),  # 0 < 0 is false: an exact tie of a strict part
+    (Le(h, 0), {"h": 0.0, "h_mp": "10**-400"}, R),  # 0 in float64, 1e-400 at 60 digits: decided at 60 digits
+    (Le(q * (1 + sympy.Rational(1, 10**12)), q), {"q": 1e-4}, C),  # a float input: judged at the float resolution
+])
+def test_the_tolerance_is_relative_to_the_terms_at_every_scale(relation: Any, subject: dict, expected: Verdict) -> None:
+    assert statement(relation, [subject]).verdict == expected
+
+
+@rule("compare.part_tolerance", "compare.float_valued")
+@pytest.mark.parametrize("h_mp, expected", [
+    ("1/3", R),  # computed at 60 digits: violated by 1e-20 relative, far beyond the 60-digit resolution
+    (1 / 3, C),  # a float64 number (computed in floats, or an input): its rounding is not a counterexample
+])
+def test_a_violation_beyond_the_high_precision_resolution_counts_and_float_rounding_does_not(
+        h_mp: Any, expected: Verdict) -> None:
+    bound = sympy.Rational(1, 3) - sympy.Rational(1, 10**20) / 3
+    assert statement(Le(h, bound), [{"h": 1 / 3, "h_mp": h_mp}]).verdict == expected
+
+
+@rule("compare.float_valued")
+def test_which_values_count_as_float_computed() -> None:
+    from theorems.engine.rules.compare import float_valued
+
+    with mpmath.workdps(60):
+        assert float_valued(mpmath.mpf(1 / 3)) and not float_valued(mpmath.mpf(1) / 3)
+        assert not float_valued(mpmath.mpf(3)) and not float_valued(mpmath.inf)  # integers are exact
+        assert float_valued(np.array([mpmath.mpf(2), mpmath.mpf(0.1)])) and float_valued(Enclosure(0.0, 1.0))
 
 
 @rule("compare.strict")
@@ -665,6 +796,25 @@ def test_a_chain_of_certified_steps_that_does_not_compose_proves_nothing() -> No
         reg.proof(proof)
         result = check_claim(claim, NONE)
     assert result.verdict == C and result.proof_chains[0]["chain_composes"] is False
+
+
+@rule("statement.closed_violation", "statement.certified", "compare.enclosure")
+@pytest.mark.parametrize("relation, expected", [
+    (Le(sympy.log(3), 1), R),  # log 3 = 1.0986...: false, no subject needed
+    (Le(sympy.log(2), 1), P),  # proved by the enclosure
+    (sympy.Eq(sympy.log(4), 2 * sympy.log(2), evaluate=False), P),  # an exact identity
+    (Lt(sympy.pi, sympy.Rational(22, 7)), P), (Lt(sympy.Rational(22, 7), sympy.pi), R),
+    (Lt(2 * sympy.log(2), sympy.log(4)), R),  # an exact tie: a < a is false
+    (Le(sympy.log(1 + sympy.Rational(1, 10**100)), 0), U),  # false by 1e-100: the enclosure straddles 0, undecided
+])
+def test_a_closed_statement_is_decided_without_subjects(relation: Any, expected: Verdict) -> None:
+    from theorems.engine.witness import replay_closed
+
+    claim = Claim("t.closed", Kind.INEQUALITY, SRC, parts(relation))
+    result = check_claim(claim, NONE)
+    assert result.verdict == expected, result.reason
+    if expected == R:
+        assert result.witness["kind"] == "closed" and replay_closed(result.witness, claim).holds is False
 
 
 @rule("statement.growth_open")

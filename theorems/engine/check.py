@@ -24,7 +24,10 @@ from typing import Any
 from pathlib import Path
 
 from numerics.certificate import timed
+from numerics.errors import ClcheckError
 from numerics.seeds import Stream
+from theorems.engine.closed import decide as decide_closed
+from theorems.engine.culprit import plugin_frame
 from theorems.engine.budget import PROFILES, Budget
 from theorems.engine.claim import (AnyClaim, ClaimBase, DefinitionClaim, ExperimentClaim, RunContext,
                                    StatementClaim, UnencodableClaim)
@@ -40,11 +43,13 @@ from theorems.engine.rules.table import Judgement
 from theorems.engine.search import adversarial_search, exhaustive_search, random_search
 from theorems.engine.shrink import shrink
 from theorems.engine.tightness import RATIO, best_ratio, inequality_parts, sharp_report, tightness_search
-from theorems.engine.experiment import draw_verdict_map
+from theorems.engine.errors import CulpritError
+from theorems.engine.experiment import ExperimentOutcome, draw_verdict_map
 from theorems.engine.logic import prefix_json, prefix_text
 from theorems.engine.limits import Interrupted, TimeLimitExceeded, ctrl_c_is_interrupted, short_path, time_limit
 from theorems.engine.verdict import ClaimResult, Extremes, PartStatus, Verdict
-from theorems.engine.witness import (experiment_witness, growth_witness, recorded_witness, recorded_witness_path,
+from theorems.engine.witness import (closed_witness, experiment_witness, growth_witness, recorded_witness,
+                                     recorded_witness_path,
                                      replay, replay_growth, tightness_witness, witness_json, write_witness)
 
 
@@ -121,13 +126,18 @@ def error_result(claim: AnyClaim, seed: int, reason: str) -> ClaimResult:
 
 
 def _failed(result: ClaimResult, exc: BaseException) -> None:
-    """Record an exception as the verdict ``error``, naming it and where it happened: the innermost
-    frame it came from (for a time limit, the frame that was running when it fired)."""
-    if isinstance(exc, TimeLimitExceeded):
+    """Record an exception as the verdict ``error``, naming it and where it happened: a user-facing error's own
+    message (it names the culprit -- the quantity, hypothesis or part, the subject -- and the plugin's line);
+    otherwise the innermost frame outside the engine it came from (for a time limit, the frame that was running
+    when it fired)."""
+    if isinstance(exc, ClcheckError):
+        what, where = f"{type(exc).__name__}: {exc}", ""
+    elif isinstance(exc, TimeLimitExceeded):
         what, where = f"timeout: {exc}", exc.where
     else:
         frames = traceback.extract_tb(exc.__traceback__)
-        where = f"{short_path(frames[-1].filename)}:{frames[-1].lineno} (in {frames[-1].name})" if frames else ""
+        where = plugin_frame(exc) or (f"{short_path(frames[-1].filename)}:{frames[-1].lineno} (in {frames[-1].name})"
+                                      if frames else "")
         if isinstance(exc, SystemExit):
             what = f"SystemExit: the claim's code called sys.exit({exc.code!r})"
         elif isinstance(exc, KeyboardInterrupt):
@@ -174,6 +184,9 @@ def _(claim: DefinitionClaim, result: ClaimResult, budget: Budget, ctx: RunConte
 def _(claim: ExperimentClaim, result: ClaimResult, budget: Budget, ctx: RunContext,
       witness_dir: Path | None) -> None:
     outcome = claim.experiment(ctx)
+    if not isinstance(outcome, ExperimentOutcome):
+        raise CulpritError(f"the experiment of {claim.id} returned {type(outcome).__name__} {str(outcome)[:60]!r}, not "
+                           "an ExperimentOutcome (its measurements)")
     judgement = experiment_verdict(claim.quantifier, outcome)
     evidence = refuting_evidence(judgement, outcome.growth) if judgement.verdict == Verdict.REFUTED else None
     if evidence is not None:
@@ -206,7 +219,8 @@ def _row_json(row: dict) -> dict:
 @_check.register
 def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContext,
       witness_dir: Path | None) -> None:
-    certificates = [timed(c) for c in claim.certificates]
+    closed = [c for c in (decide_closed(p) for p in claim.statement if not p.free_symbols) if c is not None]
+    certificates = [timed(c) for c in claim.certificates] + [c.certificate() for c in closed if c.holds]
     tracker = Tracker(claim)
     families = claim.subjects
     for i, family in enumerate(families):
@@ -219,6 +233,7 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
         adversarial_search(claim, family, budget, stream.child("adversary"), tracker)
         tightness_search(claim, family, budget, stream.child("tightness"), tracker)
 
+    tracker.confirm_best()
     recorded = recorded_witness(claim)
     replayed = replay(recorded, claim) if recorded is not None and recorded.get("kind") != "growth" else None
     if replayed is not None and replayed.violated:
@@ -248,7 +263,8 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
     result.qualifiers += [f"growth: {why}" for _, v, why in judged if v == Verdict.CONSISTENT]
     evidence = StatementEvidence(
         tried=tracker.examples + tracker.adversarial, informative=tracker.nontrivial, rejected=tracker.rejected,
-        violations=len(tracker.violations), unsatisfiable=impossible, vacuity=vacuity,
+        violations=len(tracker.violations), undecided=list(tracker.undecided), unsatisfiable=impossible, vacuity=vacuity,
+        closed_violations=[c.to_json() for c in closed if c.holds is False],
         never_binds=never_binds(list(tracker.parts.values())), growth=[(v, why) for _, v, why in judged],
         part_status=result.part_status, trivial_summary=_trivial_summary(tracker),
         vacuity_reason=_vacuity_reason(tracker),
@@ -259,6 +275,8 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
         result.modulo = sorted({name for label in result.part_status for name in modulo.get(label, ())})
     if result.verdict == Verdict.REFUTED and tracker.violations:
         _record_violation(claim, result, tracker, budget, ctx, witness_dir)
+    elif result.verdict == Verdict.REFUTED and result.rule == "statement.closed_violation":
+        result.witness = closed_witness(claim, evidence.closed_violations[0], ctx.seed)
     elif result.verdict == Verdict.REFUTED:
         refuting = next(g for g, v, _ in judged if v == Verdict.REFUTED)
         result.witness = growth_witness(claim, refuting, result.reason, ctx.seed)

@@ -52,3 +52,13 @@ class UndefinedValue(ArithmeticError):
 
 __all__ = ["AssumptionError", "ClaimError", "ClcheckError", "ExecutorUnavailable", "InputFileError", "OptionError",
            "OutputError", "PluginError", "UndefinedValue", "UnknownClaim", "WitnessError"]
+
+
+class CulpritError(ClaimError):
+    """A claim's own code failed on a subject -- a quantity, a hypothesis or a part raised, returned what is not a
+    number, changed its subject or gave two values for one subject: the message names it, the subject and the
+    backend; ``at`` is where in the plugin's code it happened (file:line (function)), when known."""
+
+    def __init__(self, message: str, at: str = "") -> None:
+        super().__init__(message + (f" (at {at})" if at else ""))
+        self.at = at

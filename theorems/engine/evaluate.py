@@ -24,7 +24,9 @@ from numerics.backend import Backend
 from numerics.enclosure import Enclosure
 from numerics.operations import statement_function, statement_operations
 from theorems.engine.claim import Part
-from theorems.engine.rules.compare import certain_margin, extended_margin, strict_margin, tolerance
+from theorems.engine.culprit import blame
+from theorems.engine.rules.compare import (RTOL, RTOL_HP, certain_margin, extended_margin, float_valued,
+                                           part_tolerance, strict_margin)
 
 _BASE_MODULE = {"float64": "numpy", "mpmath": "mpmath", "torch": "math"}
 
@@ -86,6 +88,25 @@ def compiled(expr: sympy.Expr, symbols: tuple[sympy.Symbol, ...], xp: Backend) -
     """``expr`` as a function of ``symbols`` evaluated with backend ``xp``."""
     return sympy.lambdify(symbols, stable_form(expr), modules=[backend_functions(xp), _BASE_MODULE[xp.name]],
                           printer=_printer(xp))
+
+
+@functools.lru_cache(maxsize=None)
+def term_functions(part: Part, xp: Backend) -> tuple[Callable[..., Any], ...]:
+    """Each additive term of both printed sides, compiled for ``xp``: what a part's scale is measured on."""
+    syms = part.symbols
+    terms = [t for side in (part.relation.lhs, part.relation.rhs) for t in sympy.Add.make_args(sympy.sympify(side))]
+    return tuple(compiled(t, syms, xp) for t in terms if t.free_symbols or t.is_number)
+
+
+def part_scale(part: Part, args: list[Any], xp: Backend) -> Any:
+    """The largest |term| among the finite additive terms of the part's sides (0 when there is none): the
+    magnitude a margin is compared against (compare.part_tolerance)."""
+    best = xp.asarray(0.0)
+    for term in term_functions(part, xp):
+        value = term(*args)
+        if value_kind(value) is None and not (hasattr(value, "shape") and getattr(value, "size", 1) != 1):
+            best = xp.maximum(best, xp.abs(xp.asarray(value)))
+    return best
 
 
 def side_functions(part: Part, xp: Backend) -> tuple[tuple[sympy.Symbol, ...], Callable[..., Any], Callable[..., Any]]:
@@ -168,10 +189,11 @@ class PartValue:
     def normalized_margin(self) -> float:
         """The margin over the sides' scale: a finite score for a search to climb (a side decided
         exactly at +-inf scores +-SCORE_CAP)."""
-        if not math.isfinite(self.margin):
-            return -SCORE_CAP if math.isnan(self.margin) else math.copysign(SCORE_CAP, self.margin)
+        margin = float(self.margin)
+        if not math.isfinite(margin):
+            return -SCORE_CAP if math.isnan(margin) else math.copysign(SCORE_CAP, margin)
         scale = max((abs(float(v)) for v in (self.lhs, self.rhs) if math.isfinite(float(v))), default=0.0)
-        return max(-SCORE_CAP, min(SCORE_CAP, self.margin / (1.0 + scale)))
+        return max(-SCORE_CAP, min(SCORE_CAP, margin / (1.0 + scale)))
 
 
 def applicable_parts(claim: Any, subject: Any) -> list[Part]:
@@ -192,7 +214,8 @@ def needed_symbols(parts: list[Part]) -> tuple[sympy.Symbol, ...]:
     return tuple(sorted(out, key=lambda s: s.name))
 
 
-def evaluate_parts(parts: list[Part], values: dict[sympy.Symbol, Any], xp: Backend) -> list[PartValue]:
+def evaluate_parts(parts: list[Part], values: dict[sympy.Symbol, Any], xp: Backend,
+                   where: Callable[[], str] = lambda: "") -> list[PartValue]:
     """Both sides and the margin of each part, from quantity values in backend ``xp``.
 
     A side at +-inf is decided exactly (:func:`extended_margin`); a side that is NaN or complex
@@ -203,25 +226,29 @@ def evaluate_parts(parts: list[Part], values: dict[sympy.Symbol, Any], xp: Backe
         corners = []
         undefined = None
         for args in _corners([values[s] for s in syms], xp):
-            lhs, rhs = f_lhs(*args), f_rhs(*args)
+            lhs = blame(f"the left side of part `{part}`", lambda: f_lhs(*args), where)
+            rhs = blame(f"the right side of part `{part}`", lambda: f_rhs(*args), where)
             kinds = value_kind(lhs), value_kind(rhs)
             if kinds == (None, None):
-                margin = xp.to_float(_margin(part, lhs, rhs, abs))
+                margin = _margin(part, lhs, rhs, abs)
+                margin = margin if xp.name == "mpmath" else xp.to_float(margin)  # mpf keeps a 1e-350 margin
             elif {"NaN", "complex"} & set(kinds):
                 margin = math.nan
                 undefined = undefined or _undefined(part, kinds, syms, args)
             else:
                 margin = extended_margin(part, *kinds)
-            corners.append((margin, lhs, rhs))
+            corners.append((margin, lhs, rhs, args))
         # an Enclosure-valued quantity (a Monte Carlo estimate with its confidence radius) gives
         # several corners: report the worst one, and call a violation certain only if every
         # corner violates (the statements are monotone in each enclosed quantity)
-        margin_f, lhs, rhs = max(corners, key=lambda c: -math.inf if math.isnan(c[0]) else c[0])
+        margin_f, lhs, rhs, args = max(corners, key=lambda c: -math.inf if math.isnan(c[0]) else c[0])
         if undefined is not None:
             margin_f = math.nan
-        tol = tolerance(_real(lhs, xp), _real(rhs, xp))
+        coarse = xp.name != "mpmath" or any(float_valued(a) for a in args)
+        sensitivity = _sensitivity(args, f_lhs, f_rhs, xp) if xp.name == "mpmath" and undefined is None else 0
+        tol = part_tolerance(_scale_of(part, args, xp), float_resolution=coarse, sensitivity=sensitivity)
         if part.is_strict:  # "a < b" must hold by more than the tolerance (compare.strict)
-            corners = [(strict_margin(c[0], tol), c[1], c[2]) for c in corners]
+            corners = [(strict_margin(c[0], tol), *c[1:]) for c in corners]
             margin_f = strict_margin(margin_f, tol)
         certain = math.nan if undefined is not None else certain_margin(c[0] for c in corners)
         out.append(PartValue(part, lhs, rhs, margin_f, tol, certain_margin=certain,
@@ -229,9 +256,37 @@ def evaluate_parts(parts: list[Part], values: dict[sympy.Symbol, Any], xp: Backe
     return out
 
 
-def _real(value: Any, xp: Backend) -> float:
-    """A side as a float for the tolerance (NaN for a side without a real value)."""
-    return math.nan if value_kind(value) in ("NaN", "complex") else xp.to_float(value)
+def _sensitivity(args: list[Any], f_lhs: Callable[..., Any], f_rhs: Callable[..., Any], xp: Backend) -> Any:
+    """How much the part's difference lhs - rhs moves when each quantity value moves by its own resolution (a value
+    computed at high precision by RTOL_HP relative, one that may have been computed in float64 by RTOL): the
+    first-order error the inputs' rounding can make, summed over the quantities. A difference below it is not
+    resolved at this precision (``1 - v`` with v = 1 - e^-900 rounded to 1 at 60 digits)."""
+    def difference(values: list[Any]) -> Any:
+        lhs, rhs = f_lhs(*values), f_rhs(*values)
+        return lhs - rhs if value_kind(lhs) is None and value_kind(rhs) is None else None
+
+    base = difference(args)
+    if base is None:
+        return 0
+    total = xp.asarray(0.0)
+    for i, a in enumerate(args):
+        if isinstance(a, Enclosure) or value_kind(a) is not None:
+            continue
+        moved = list(args)
+        moved[i] = a + a * (RTOL if float_valued(a) else RTOL_HP)  # in the value's precision (1 + 1e-40 is 1 in float64)
+        try:
+            shifted = difference(moved)
+        except (ArithmeticError, ValueError):  # moving the value leaves the formula's domain: no first-order bound
+            continue
+        if shifted is not None:
+            total = total + xp.abs(xp.asarray(shifted - base))
+    return total
+
+
+def _scale_of(part: Part, args: list[Any], xp: Backend) -> Any:
+    """The part's scale at the enclosures' lower ends (an enclosure's width is its own business: the corners)."""
+    plain = [xp.asarray(a.lo) if isinstance(a, Enclosure) else a for a in args]
+    return part_scale(part, plain, xp)
 
 
 def _undefined(part: Part, kinds: tuple[str | None, str | None], syms: tuple[sympy.Symbol, ...],

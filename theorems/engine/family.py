@@ -112,6 +112,10 @@ class SubjectFamily:
         """Simpler subjects to try, simplest first (default: none)."""
         return ()
 
+    def scaled(self, subject: Any, factor: float) -> Any | None:
+        """The subject at ``factor`` times its free scale (the tightness search's scale sweep); None: no free scale."""
+        return None
+
     def neighbours(self, subject: Any) -> Iterable[Any]:
         """Subjects one move away, for the tightness search (default: the shrink proposals)."""
         return self.shrink(subject)

@@ -15,16 +15,18 @@ from numerics.errors import PrecisionUnavailable
 from theorems.engine.claim import Part, StatementClaim
 from theorems.engine.evaluate import PartValue, applicable_parts, evaluate_parts, needed_symbols
 from theorems.engine.rules.informative import bound_value, trivial_reason
+from theorems.engine.culprit import blame, check_number, check_pure
 from theorems.engine.errors import UndefinedValue
-from theorems.engine.rules.compare import (CONFIRM_DPS, CONFIRMED, FINER, HOLDS, confirmation, is_candidate, is_violation,
-                                           same_margin)
+from theorems.engine.rules.compare import (CONFIRM_DPS, CONFIRMED, FINER, HOLDS, MAX_DPS, confirmation, is_candidate,
+                                           is_violation, same_margin)
 from theorems.engine.verdict import PartStats
 from theorems.engine.family import SubjectFamily
 
 SCREEN_AUDIT_EVERY = 10
-MAX_DPS = 1920  # a violation must be stable when the precision is doubled, up to this
 ENOUGH_VIOLATIONS = 3  # after this many confirmed violations, large subjects are not confirmed
 KEEP_BEST = 3  # per part, the subjects with the largest ratio kept for the tightness search
+KEEP_UNDECIDED = 3  # the undecided candidates a report names
+PURE_CHECKS = 2  # per family, the first subjects on which every quantity is evaluated twice (and every violated one)
 
 
 @dataclass
@@ -38,6 +40,7 @@ class Probe:
     found_by: str = "random"
     dps: int = 0  # precision of ``confirmed``
     unstable: bool = False  # margins kept changing with the precision: not a counterexample
+    unconfirmable: str = ""  # why a candidate has no high-precision value (PrecisionUnavailable's message)
 
     @property
     def candidate(self) -> bool:
@@ -65,9 +68,17 @@ def evaluate(claim: StatementClaim, family: SubjectFamily, subject: Any, dps: in
     at ``dps`` digits."""
     xp = FLOAT if dps is None else mp_backend(dps)
     parts = applicable_parts(claim, subject) if parts is None else parts
+    symbols = needed_symbols(parts)
+
+    def where() -> str:
+        return f"on the subject {family.describe(subject)[:200]} of family {family.name!r} ({xp.name})"
+
     with xp.precision():
-        values = family.quantities(subject, needed_symbols(parts), xp)
-        return evaluate_parts(parts, values, xp)
+        values = blame(f"computing {', '.join(s.name for s in symbols)}",
+                       lambda: family.quantities(subject, symbols, xp), where)
+        for s in symbols:
+            check_number(s.name, values[s], where)
+        return evaluate_parts(parts, values, xp, where)
 
 
 def probe(claim: StatementClaim, family: SubjectFamily, subject: Any, found_by: str = "random",
@@ -85,9 +96,10 @@ def probe(claim: StatementClaim, family: SubjectFamily, subject: Any, found_by: 
     if suspects:
         try:
             result.confirmed = evaluate(claim, family, subject, dps=CONFIRM_DPS, parts=suspects)
-        except PrecisionUnavailable:
+        except PrecisionUnavailable as exc:
             _refuse_undefined(result.values, family, subject, "float64 (no high-precision evaluation exists)")
-            return result  # no high-precision twin here: the candidate stays unconfirmed (counted)
+            result.unconfirmable = str(exc) or "no high-precision evaluation exists"
+            return result  # the candidate stays undecided: the claim is then inconclusive, never consistent
         result.dps = CONFIRM_DPS
         _refuse_undefined(result.confirmed, family, subject, f"mpmath at {CONFIRM_DPS} digits")
         if result.violated:
@@ -118,7 +130,7 @@ def stabilize(claim: StatementClaim, result: Probe) -> None:
         dps = result.dps * 2
         finer = evaluate(claim, result.family, result.subject, dps=dps, parts=parts)
         _refuse_undefined(finer, result.family, result.subject, f"mpmath at {dps} digits")
-        state = confirmation(result.confirmed, finer, last=dps * 2 > MAX_DPS)
+        state = confirmation(result.confirmed, finer, last=dps * 2 > MAX_DPS, dps=dps)
         result.confirmed, result.dps = finer, dps
         if state != FINER:
             result.unstable = state not in (CONFIRMED, HOLDS)
@@ -145,6 +157,8 @@ class Tracker:
     parts: dict[str, PartStats] = field(default_factory=dict)
     violations: list[Probe] = field(default_factory=list)
     hypothesis_minimal: Probe | None = None
+    undecided: list[str] = field(default_factory=list)  # candidates no high-precision value could decide (a few)
+    pure_checked: dict[str, int] = field(default_factory=dict)  # family -> subjects checked for pure quantities
     search_notes: list[str] = field(default_factory=list)  # e.g. hypothesis: Unsatisfiable
     seen: int = 0
     screen_audits: int = 0
@@ -161,9 +175,11 @@ class Tracker:
         """The informative subjects with the largest ratio of part ``label`` seen so far (largest first)."""
         return [p for _, p in self.best.get(label, [])]
 
-    def probe(self, family: SubjectFamily, subject: Any, found_by: str = "random") -> Probe:
+    def probe(self, family: SubjectFamily, subject: Any, found_by: str = "random", always: bool = False) -> Probe:
+        """Screen ``subject`` in float64 and confirm its candidates; ``always``: evaluate it at high precision
+        whatever the screen says (a listed example, a shrink proposal), where it is cheap to."""
         self.seen += 1
-        force = self.screen_unreliable or self.seen % SCREEN_AUDIT_EVERY == 0
+        force = always or self.screen_unreliable or self.seen % SCREEN_AUDIT_EVERY == 0
         cheap = family.cheap_to_confirm(subject)
         if force and not cheap:
             force, self.screen_skipped = False, self.screen_skipped + 1
@@ -174,15 +190,23 @@ class Tracker:
             if not any(math.isnan(v.margin) for v in p.values):  # a NaN is always looked at closer
                 self.unconfirmed += int(p.candidate)
                 return p
+        early = cheap and self.pure_checked.get(family.name, 0) < PURE_CHECKS
+        if early:  # before anything evaluates the subject: an edit a quantity makes is seen on the copies
+            self.pure_checked[family.name] = self.pure_checked.get(family.name, 0) + 1
+            self._check_pure(family, subject, (FLOAT, mp_backend(CONFIRM_DPS)))
         p = probe(self.claim, family, subject, found_by, force_confirm=force)
+        if p.violated and cheap and not early:  # every confirmed violation rests on pure quantities
+            self._check_pure(family, subject, (mp_backend(CONFIRM_DPS),))
         if p.candidate and p.confirmed is None:
             self.unconfirmed += 1
+            if p.unconfirmable and len(self.undecided) < KEEP_UNDECIDED:
+                self.undecided.append(f"{family.describe(p.subject)[:200]} ({p.unconfirmable})")
         if p.confirmed is not None:
             self.screen_audits += 1
             floats = {id(v.part): v for v in p.values}
-            for h in p.confirmed:
+            for h in p.confirmed:  # the float screen's error, in units of its own (float) tolerance
                 f = floats[id(h.part)]
-                err = 0.0 if same_margin(f.margin, h.margin, 0.0) else abs(f.margin - float(h.margin)) / max(h.tol, 1e-300)
+                err = 0.0 if same_margin(f.margin, h.margin, 0.0) else abs(f.margin - float(h.margin)) / max(f.tol, 1e-300)
                 if not math.isnan(err):
                     self.screen_max_error = max(self.screen_max_error, err)
                 if err > 0.5 or math.isnan(err):
@@ -212,6 +236,22 @@ class Tracker:
             self.violations.append(p)
             if self.first_violation_cpu is None:
                 self.first_violation_cpu = time.process_time() - self.started
+
+    def _check_pure(self, family: SubjectFamily, subject: Any, backends: tuple[Any, ...]) -> None:
+        symbols = needed_symbols(applicable_parts(self.claim, subject))
+        for xp in backends:
+            check_pure(family, subject, symbols, xp)
+
+    def confirm_best(self) -> None:
+        """Each part's best subjects, evaluated at high precision where the float screen left them (the screen only
+        orders the work: a subject closest to binding is never judged on its float values alone)."""
+        for kept in self.best.values():
+            for i, (ratio, p) in enumerate(kept):
+                if p.confirmed is None and not p.unconfirmable and p.family.cheap_to_confirm(p.subject):
+                    q = self.probe(p.family, p.subject, found_by=p.found_by, always=True)
+                    kept[i] = (ratio, q)
+                    if q.violated and not any(v.subject is q.subject for v in self.violations):
+                        self.violations.append(q)
 
     def _keep_best(self, label: str, ratio: float, p: Probe) -> None:
         """Keep the KEEP_BEST probes with the largest ratio of a part (the tightness search's starts, the

@@ -114,7 +114,8 @@ class Registry:
         paper = replace(paper, module=paper.module or module, witnesses=witnesses)
         existing = self.papers_.get(paper.prefix)
         if existing is not None and existing.module != paper.module:
-            raise ClaimError(f"paper prefix {paper.prefix!r} is already declared by {existing.module}")
+            raise ClaimError(f"plugin {module or paper.module!r} declares the paper prefix {paper.prefix!r}, which "
+                             f"{existing.module} declares: a plugin registers only under its own prefix")
         self.papers_[paper.prefix] = paper
         return paper
 

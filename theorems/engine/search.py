@@ -22,6 +22,8 @@ except ImportError:  # a Hypothesis without them: nothing to pin (tests/test_hyp
 
 from numerics.backend import torch_backend
 from numerics.errors import AssumptionError
+from theorems.engine.culprit import blame
+from theorems.engine.errors import CulpritError
 from numerics.seeds import Stream
 from theorems.engine.budget import Budget
 from theorems.engine.claim import StatementClaim
@@ -38,9 +40,17 @@ def admissible(claim: StatementClaim, family: SubjectFamily, subject: Any) -> bo
     """The subject lies in the family's domain, meets the claim's hypotheses and has a part to check."""
     try:
         family.validate(subject)
-        return claim.hypotheses_hold(subject) and bool(applicable_parts(claim, subject))
     except AssumptionError:
         return False
+    where = lambda: f"on the subject {family.describe(subject)[:200]} of family {family.name!r}"  # noqa: E731
+    for a in claim.assumptions:
+        try:
+            held = blame(f"hypothesis {a.name!r}", lambda: bool(a.holds(subject)), where)
+        except AssumptionError:
+            return False
+        if not held:
+            return False
+    return bool(blame("a part's own hypothesis (Part.applies)", lambda: applicable_parts(claim, subject), where))
 
 
 @contextlib.contextmanager
@@ -81,7 +91,7 @@ def seed_only_draws() -> Iterator[None]:
 def random_search(claim: StatementClaim, family: SubjectFamily, examples: int, stream: Stream,
                   tracker: Tracker) -> None:
     """``examples`` hypothesis draws seeded from ``stream``; the first confirmed violation is shrunk by hypothesis."""
-    state = {"shrinking": False}
+    state: dict[str, Any] = {"shrinking": False, "culprit": None}
 
     @hypothesis_seed(stream.seed(0))
     @settings(max_examples=examples, database=None, deadline=None, derandomize=False,
@@ -90,6 +100,14 @@ def random_search(claim: StatementClaim, family: SubjectFamily, examples: int, s
               report_multiple_bugs=False)  # with True it looks on for up to 10 s of wall clock
     @given(family.strategy())
     def search(subject: Any) -> None:
+        if state["culprit"] is not None:  # the claim's own code failed: nothing more to learn from draws
+            return
+        try:
+            _draw(subject)
+        except CulpritError as exc:  # raised past hypothesis (which would take a nondeterministic one as flaky)
+            state["culprit"] = exc
+
+    def _draw(subject: Any) -> None:
         if not admissible(claim, family, subject):
             if not state["shrinking"]:
                 tracker.rejected += 1
@@ -115,6 +133,8 @@ def random_search(claim: StatementClaim, family: SubjectFamily, examples: int, s
         rest = group.subgroup(lambda e: not isinstance(e, _Violation))
         if rest is not None:
             raise rest
+    if state["culprit"] is not None:
+        raise state["culprit"]
 
 
 def sample_subjects(family: SubjectFamily, n: int, seed: int) -> list[Any]:
@@ -141,7 +161,7 @@ def exhaustive_search(claim: StatementClaim, family: SubjectFamily, quick: bool,
     """Every subject of the family's exhaustive list (thinner when ``quick``)."""
     for subject in family.exhaustive(quick=quick):
         if admissible(claim, family, subject):
-            tracker.record(tracker.probe(family, subject, found_by="exhaustive"))
+            tracker.record(tracker.probe(family, subject, found_by="exhaustive", always=True))
         else:
             tracker.rejected += 1
 

@@ -42,7 +42,7 @@ def shrink(claim: StatementClaim, start: Probe, tries: int, tracker: Tracker) ->
             if key in seen:
                 continue
             seen.add(key)
-            p = tracker.probe(family, candidate, found_by=current.found_by)
+            p = tracker.probe(family, candidate, found_by=current.found_by, always=True)
             if p.violated:
                 current, improved = p, True
                 break

@@ -75,6 +75,25 @@ def _ascend(claim: StatementClaim, family: SubjectFamily, subject: Any, part: Pa
                   lambda params: _torch_score(part, family.quantities(subject, symbols, xp, params=params), xp))
 
 
+SCALE_SWEEP = tuple(10.0 ** k for k in range(-6, 13))  # the common factors a start is tried at (1e-6 .. 1e12)
+
+
+def _scale_sweep(claim: StatementClaim, family: SubjectFamily, subject: Any, part: Part) -> Any:
+    """The subject at the scale, of a geometric grid, where the part's ratio is largest (the subject itself when it
+    has no free scale, or no scaled copy does better): a bound approached only at large or small scales is reached
+    whatever scale the start was drawn at."""
+    best, best_score = subject, part_score(claim, family, subject, part)
+    for factor in SCALE_SWEEP:
+        moved = family.scaled(subject, factor)
+        if moved is None:
+            return subject
+        if admissible(claim, family, moved) and any(q is part for q in applicable_parts(claim, moved)):
+            score = part_score(claim, family, moved, part)
+            if score > best_score:
+                best, best_score = moved, score
+    return best
+
+
 def _climb(claim: StatementClaim, family: SubjectFamily, subject: Any, part: Part, moves: int) -> Any:
     """Greedy discrete moves: the first admissible neighbour with a larger ratio, until none or out of moves."""
     best, best_score = subject, part_score(claim, family, subject, part)
@@ -116,6 +135,7 @@ def tightness_search(claim: StatementClaim, family: SubjectFamily, budget: Budge
                 continue  # a large subject (every neighbour costs a full evaluation) is left where it is
             ascent = part_stream.child(f"ascent{n}")
             end = _ascend(claim, family, subject, part, budget.adversarial_steps, ascent.seed(0)) if climbs else subject
+            end = _scale_sweep(claim, family, end, part)
             moved = _climb(claim, family, end, part, budget.tightness_moves)
             if climbs and moved is not end:
                 moved = _ascend(claim, family, moved, part, budget.adversarial_steps // 2, ascent.seed(1))

@@ -21,6 +21,7 @@ from numerics.bounded_read import read_json_file
 from numerics.errors import AssumptionError, InputFileError
 from numerics.files import write_text_atomic
 from theorems.engine.claim import RunContext, StatementClaim
+from theorems.engine.closed import decide as decide_closed
 from theorems.engine.errors import WitnessError
 from theorems.engine.logic import slug
 from theorems.engine.probe import Probe, probe
@@ -35,6 +36,7 @@ REQUIRED_FIELDS = ("claim", "family", "subject", "subject_sha256")
 GROWTH_FIELDS = ("claim", "kind", "growth")
 EXPERIMENT_FIELDS = ("claim", "kind", "evidence", "audit_seed", "quick")
 TIGHTNESS_FIELDS = ("claim", "kind", "family", "part", "ratio", "subject", "subject_sha256")
+CLOSED_FIELDS = ("claim", "kind", "part")
 
 
 def subject_checksum(subject_json: Any) -> str:
@@ -51,7 +53,7 @@ def witness_json(claim: StatementClaim, p: Probe, seed: int, role: str) -> dict[
             "part": str(v.part), "relation": str(v.part.relation),
             "lhs": mpmath.nstr(v.lhs, 30), "rhs": mpmath.nstr(v.rhs, 30),
             "margin": mpmath.nstr(v.margin, 20), "certain_margin": _number(v.certain_margin),
-            "bracketed": v.bracketed, "tol": v.tol, "violated": is_violation(v.certain_margin, v.tol),
+            "bracketed": v.bracketed, "tol": mpmath.nstr(v.tol, 6), "violated": is_violation(v.certain_margin, v.tol),
         })
     subject = p.family.to_json(p.subject)
     return {
@@ -84,6 +86,26 @@ def replay_tightness(data: dict[str, Any], claim: StatementClaim) -> tuple[float
         if str(v.part) == data["part"]:
             return v.ratio, p
     raise WitnessError(f"claim {claim.id} has no inequality part labelled {data['part']!r} on this subject")
+
+
+def closed_witness(claim: StatementClaim, closed: dict[str, Any], seed: int) -> dict[str, Any]:
+    """The witness of a closed part found false: the part and the enclosure of its margin; ``clcheck replay``
+    encloses it again."""
+    return {"version": WITNESS_VERSION, "kind": "closed", "claim": claim.id, "reading": claim.reading,
+            "plugin": origin(claim.id), "role": "minimal", "statement": claim.statement_text(),
+            "description": f"the closed part {closed['part']}: margin in [{closed['lower']}, {closed['upper']}]",
+            "part": closed["part"], "seed": seed, "found_by": "interval arithmetic"}
+
+
+def replay_closed(data: dict[str, Any], claim: StatementClaim) -> Any:
+    """Enclose the witness's closed part again: its :class:`~theorems.engine.closed.ClosedPart`."""
+    for part in claim.statement:
+        if str(part) == data["part"] and not part.free_symbols:
+            decided = decide_closed(part)
+            if decided is None:
+                raise WitnessError(f"the closed part {data['part']!r} of {claim.id} cannot be enclosed")
+            return decided
+    raise WitnessError(f"claim {claim.id} has no closed part labelled {data['part']!r}")
 
 
 def growth_witness(claim: StatementClaim, growth: Any, why: str, seed: int) -> dict[str, Any]:
@@ -160,8 +182,8 @@ def read_witness(path: Path) -> dict[str, Any]:
         raise WitnessError(str(exc)) from None
     if not isinstance(data, dict):
         raise WitnessError(f"witness file {str(path)!r} holds a JSON {type(data).__name__}, not an object")
-    needed = {"growth": GROWTH_FIELDS, "experiment": EXPERIMENT_FIELDS,
-              "tightness": TIGHTNESS_FIELDS}.get(data.get("kind"), REQUIRED_FIELDS)
+    needed = {"growth": GROWTH_FIELDS, "experiment": EXPERIMENT_FIELDS, "tightness": TIGHTNESS_FIELDS,
+              "closed": CLOSED_FIELDS}.get(data.get("kind"), REQUIRED_FIELDS)
     missing = [k for k in needed if k not in data]
     if missing:
         raise WitnessError(f"witness file {str(path)!r} lacks the field(s) {', '.join(missing)}: "

@@ -40,7 +40,7 @@ from theorems.engine.rules.compare import ATOL, is_violation, same_margin
 from theorems.engine.rules.gate import gate
 from theorems.engine.verdict import Verdict
 from theorems.engine.witness import (read_witness, replay as replay_witness, replay_experiment, replay_growth,
-                                     replay_tightness, witness_files, write_witness)
+                                     replay_closed, replay_tightness, witness_files, write_witness)
 from theorems.frontend import proof_pages as pf
 from theorems.frontend import proof_run as pr
 from theorems.frontend import schedule
@@ -310,6 +310,9 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
     if data.get("kind") == "tightness":
         _replay_tightness(data, claim)
         return
+    if data.get("kind") == "closed":
+        _replay_closed(data, claim)
+        return
     p = replay_witness(data, claim)
     console.print(f"claim {claim.id}: {shown(claim.statement_text())}")
     console.print(f"subject: {shown(p.family.describe(p.subject))}")
@@ -317,7 +320,7 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
         status = "[red]VIOLATED[/red]" if is_violation(v.certain_margin, v.tol) else "holds"
         console.print(f"  {shown(str(v.part))} \\[{v.part.relation}]: left side {mpmath.nstr(v.lhs, 25)}, right side "
                       f"{mpmath.nstr(v.rhs, 25)}; violated by {mpmath.nstr(v.margin, 15)} "
-                      f"(tolerance {v.tol:.3g}): {status}")
+                      f"(tolerance {mpmath.nstr(v.tol, 3)}): {status}")
     if p.violated:
         console.print(f"[bold red]the witness still refutes {claim.id}[/bold red] (mpmath, {p.dps} digits)")
     else:
@@ -341,6 +344,18 @@ def _replay_tightness(data: dict, claim: Any) -> None:
     console.print(("the witness reaches the recorded ratio" if reached else
                    "[yellow]the witness no longer reaches the recorded ratio[/yellow]")
                   + f"; a tightness witness does not refute {claim.id} (exit 1)")
+    raise typer.Exit(1)
+
+
+def _replay_closed(data: dict, claim: Any) -> None:
+    """A closed part's witness: enclose its margin again (arb); exit 0 iff the enclosure still refutes it."""
+    decided = replay_closed(data, claim)
+    console.print(f"claim {claim.id}, closed part {shown(decided.relation)}")
+    console.print(f"small side - large side in [{shown(decided.lower)}, {shown(decided.upper)}] (arb)")
+    if decided.holds is False:
+        console.print(f"[bold red]the closed part still refutes {claim.id}[/bold red]")
+        return
+    console.print(f"[yellow]the closed part no longer refutes {claim.id}[/yellow]")
     raise typer.Exit(1)
 
 

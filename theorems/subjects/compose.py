@@ -23,6 +23,7 @@ runs, with the runs as prerequisites) instead of random draws: ``Family(..., sna
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -33,6 +34,9 @@ from hypothesis import strategies as st
 from numerics import json_fields as jf
 from numerics.backend import Backend, torch_backend
 from numerics.errors import AssumptionError
+from theorems.engine.culprit import blame
+
+SCALE_MOVES = (2.0, 0.5)  # the common factors the tightness search tries on a subject's free scale
 from theorems.engine.errors import ClaimError
 from theorems.engine.family import SubjectFamily
 from theorems.engine.quantity import declared
@@ -239,7 +243,9 @@ class Family(SubjectFamily):
             if sym in by_symbol:
                 out[sym] = xp.asarray(view[by_symbol[sym]])
             elif sym in self.formulas:
-                out[sym] = self.formulas[sym](view, xp)
+                out[sym] = blame(f"quantity {sym}", functools.partial(self.formulas[sym], view, xp),
+                                 lambda: f"on the subject {self.describe(subject)[:200]} of family {self.name!r} "
+                                         f"({xp.name})")
             else:
                 raise ClaimError(f"family {self.name!r} cannot compute {sym}")
         return out
@@ -303,12 +309,27 @@ class Family(SubjectFamily):
                 yield Subject(dict(subject.dims), {**subject.values, p: simpler}, subject.source)
 
     def neighbours(self, subject: Subject) -> Iterable[Subject]:
-        """One move away: the shrink proposals, then each part's neighbouring values (adjacent choices and
-        integers; for the tightness search)."""
+        """One move away (for the tightness search): the whole subject at twice and half its scale (every part with a
+        free scale multiplied together: embeddings, points, vectors), the shrink proposals, then each part's
+        neighbouring values (adjacent choices and integers)."""
+        for factor in SCALE_MOVES:
+            moved = self.scaled(subject, factor)
+            if moved is not None:
+                yield moved
         yield from self.shrink(subject)
         for p, part in self.concrete_parts(subject).items():
             for value in part.neighbours(subject.values[p]):
                 yield Subject(dict(subject.dims), {**subject.values, p: value}, subject.source)
+
+    def scaled(self, subject: Subject, factor: float) -> Subject | None:
+        """The subject with every part that has a free scale (embeddings, points, vectors) multiplied by ``factor``;
+        None when no part has one."""
+        parts = self.concrete_parts(subject)
+        moved = {p: parts[p].scaled(v, factor) for p, v in subject.values.items()}
+        if all(m is None for m in moved.values()):
+            return None
+        return Subject(dict(subject.dims), {p: subject.values[p] if m is None else m for p, m in moved.items()},
+                       subject.source)
 
     def size(self, subject: Subject) -> tuple[float, ...]:
         parts = self.concrete_parts(subject)

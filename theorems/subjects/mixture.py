@@ -223,6 +223,11 @@ class Mixture(Part):
         return finite_mixture(value)
 
     # -- shrinking --------------------------------------------------------------------------------------
+    def scaled(self, value: Any, factor: float) -> Any | None:
+        """The mixture with every support point multiplied by ``factor`` (the embeddings' common scale)."""
+        mix = value
+        return FiniteMixture.create(mix.rho, [np.asarray(p, dtype=float) * factor for p in mix.points], mix.weights)
+
     def simpler(self, value: Any) -> Iterable[Any]:
         mix: FiniteMixture = value
         n = mix.n_classes

@@ -89,6 +89,11 @@ class Part:
     def simpler(self, value: Any) -> Iterable[Any]:
         return ()
 
+    def scaled(self, value: Any, factor: float) -> Any | None:
+        """The value with every coordinate multiplied by ``factor`` (a common scale of the subject, moved as one by
+        the tightness search), or None when the part has no free scale (a norm, a range, a count)."""
+        return None
+
     def neighbours(self, value: Any) -> Iterable[Any]:
         """Values one move away, for the tightness search's discrete moves (default: the simpler ones)."""
         return self.simpler(value)
@@ -267,6 +272,9 @@ class Vector(Part):
         if self.norm == "unit" and abs(float(np.linalg.norm(v)) - 1) > 1e-9:
             raise AssumptionError(f"part {name!r} must have norm 1, has {float(np.linalg.norm(v))!r}")
 
+    def scaled(self, value: Any, factor: float) -> Any | None:
+        return np.asarray(value, dtype=float) * factor if self.norm is None else None
+
     def to_backend(self, value: Any, xp: Backend) -> Any:
         """A unit vector as the formulas see it: normalized in the backend's own precision (a row stored in
         float64 is on the sphere only to rounding; at 60 digits it is put on it exactly)."""
@@ -338,13 +346,23 @@ class Embeddings(Part):
         if self.norm == "ball" and np.any(norms > self.radius * (1 + 1e-12)):
             raise AssumptionError(f"part {name!r}: every row must have norm <= {self.radius}")
 
+    def scaled(self, value: Any, factor: float) -> Any | None:
+        return np.asarray(value, dtype=float) * factor if self.norm is None else None
+
     def to_backend(self, value: Any, xp: Backend) -> Any:
-        """Rows on the sphere (``unit``) as the formulas see them: normalized in the backend's own precision, so
-        that a row stored in float64 -- on the sphere only to rounding -- is on it exactly at 60 digits."""
+        """Rows on the sphere (``unit``) or in the ball (``ball``) as the formulas see them: normalized (projected) in
+        the backend's own precision, so that a row stored in float64 -- on the sphere or inside the ball only to
+        rounding -- is exactly on it (in it) at 60 digits."""
         v = xp.asarray(value)
-        if self.norm != "unit":
+        if self.norm is None or (self.norm == "ball" and xp.name != "mpmath"):
             return v
-        return v / xp.sqrt(xp.sum(v * v, axis=1))[:, None]
+        norms = xp.sqrt(xp.sum(v * v, axis=1))[:, None]
+        if self.norm == "unit":
+            return v / norms
+        # a ball at high precision: a row stored a rounding beyond the radius is put on it (inside rows unchanged)
+        scale = np.array([[self.radius / n if n > self.radius else 1] for n in np.asarray(norms).reshape(-1)],
+                         dtype=object)
+        return v * scale
 
     def to_param(self, value: Any) -> np.ndarray:
         v = np.asarray(value, dtype=float)
@@ -388,6 +406,13 @@ class _Masses(Part):
             raise AssumptionError(f"part {name!r} = {p.tolist()}: every mass must be > 0")
         if abs(float(p.sum()) - 1) > 1e-9:
             raise AssumptionError(f"part {name!r} sums to {float(p.sum())!r}, not 1")
+
+    def to_backend(self, value: Any, xp: Backend) -> Any:
+        """The masses as the formulas see them: normalized in the backend's own precision (float64 masses sum to 1
+        only to rounding; at 60 digits 1/3 + 1/3 + 1/3 in float64 is 1 - 5.6e-17, and an identity that needs the sum
+        to be 1 would fail by that much)."""
+        p = xp.asarray(value)
+        return p / xp.sum(p)
 
     def to_param(self, value: Any) -> np.ndarray:
         return np.log(np.asarray(value, dtype=float))

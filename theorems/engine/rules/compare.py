@@ -1,9 +1,17 @@
 """The tolerance policy and every comparison rule, stated once (the README repeats it).
 
 A claim part ``lhs <= rhs`` (or ``lhs = rhs``) has a *margin*: ``lhs - rhs`` for an
-inequality, ``|lhs - rhs|`` for an identity. Its tolerance is
+inequality, ``|lhs - rhs|`` for an identity. Its tolerance is relative to the magnitudes of the
+terms being compared -- the scale, the largest |term| among the additive terms of both sides, as
+evaluated -- and to the resolution of the evaluation (:func:`part_tolerance`):
 
-    tol(lhs, rhs) = ATOL + RTOL * max(|lhs|, |rhs|).
+    tol = max(resolution * scale, TINY),  resolution = RTOL (float64) or RTOL_HP (60 digits).
+
+A quantity whose high-precision value is exactly a float64 number may have been computed in float64
+(or be an input given as one): a part using one is judged at the float resolution RTOL even at 60
+digits, so a quantity's own rounding is never a counterexample. There is no absolute floor (TINY only
+decides an exact tie of a strict part): ``t <= t/2`` at t = 1e-13 is violated, and ``0 < t`` holds
+for every t > 0 the evaluation resolves.
 
 * Screening (float64): an example is a *candidate* when its float margin is
   > -tol for an inequality (within tolerance of the boundary or beyond it), or
@@ -21,8 +29,10 @@ inequality, ``|lhs - rhs|`` for an identity. Its tolerance is
 * Smaller deviations are reported (``min_slack`` may be slightly negative) but
   are below what the checker resolves.
 * Non-finite sides are decided exactly, never by a tolerance (:func:`extended_margin`).
-* A measured relation of an experiment (:class:`~theorems.engine.measure.Comparison`) is decided by the
-  same tolerance widened by the measurement's stated error (:func:`decide`).
+* A measured relation of an experiment (:class:`~theorems.engine.measure.Comparison`) holds float64
+  numbers the plugin computed: it is decided at the float resolution with an absolute floor ATOL (a
+  float difference carries no scale of its own terms), widened by the measurement's stated error
+  (:func:`decide`).
 """
 
 from __future__ import annotations
@@ -31,21 +41,61 @@ import math
 from fractions import Fraction
 from typing import Any, Iterable
 
+import mpmath
 import numpy as np
 
 from numerics.enclosure import Enclosure
 from theorems.engine.measure import AllOf, Comparison
 from theorems.engine.rules.table import rule
 
-RTOL = 1e-9
-ATOL = 1e-12
+RTOL = 1e-9  # the resolution of a float64 evaluation, relative to the scale of its terms
+RTOL_HP = 1e-40  # the resolution of a CONFIRM_DPS-digit evaluation: 20 digits to spare for ill-conditioning
+TINY = 1e-320  # below every float64 scale: only decides a strict part whose sides are exactly equal
+TINY_HP = mpmath.mpf(2) ** -(10**6)  # the same at high precision, below any scale a 60-digit evaluation meets
+ATOL = 1e-12  # a measured float64 relation's absolute floor (compare.measured)
 CONFIRM_DPS = 60
+#: a violation is confirmed only once it held, with the same margin, at every doubling up to this precision: a
+#: quantity that loses digits inside its own code (1 - v with v = 1 - e^-1458, 633 digits) is exact only beyond them
+MAX_DPS = 1920
 SAME_MARGIN_RTOL = 1e-6  # two precisions agree on a margin to this relative difference
+
+
+@rule("compare.part_tolerance")
+def part_tolerance(scale: Any, float_resolution: bool, sensitivity: Any = 0) -> float:
+    """A statement part's tolerance: the larger of its resolution times its scale (the largest |term| among the
+    additive terms of both sides) and its sensitivity (how far lhs - rhs moves when each quantity moves by its own
+    resolution: the inputs' rounding, to first order); the resolution is RTOL when evaluated in float64 or when a
+    quantity's high-precision value is exactly a float64 number (it may have been computed in one), RTOL_HP at
+    CONFIRM_DPS digits; never below TINY. No absolute floor: a violation the evaluation resolves is a violation at
+    any scale."""
+    resolution = RTOL if float_resolution else RTOL_HP
+    if isinstance(scale, mpmath.mpf):  # kept at high precision: a scale of 1e-400 has a tolerance of its own
+        if not mpmath.isfinite(scale):
+            return TINY_HP
+        return max(resolution * abs(scale), mpmath.mpf(sensitivity) if mpmath.isfinite(sensitivity) else 0, TINY_HP)
+    value = resolution * abs(float(scale))
+    return max(value, TINY) if math.isfinite(value) else TINY
+
+
+@rule("compare.float_valued")
+def float_valued(value: Any) -> bool:
+    """A high-precision quantity value may have been computed in float64 (its part is then judged at the float
+    resolution) when it is exactly a float64 number and not an integer; an enclosure's ends are floats; an array:
+    any of its first 64 elements."""
+    if isinstance(value, Enclosure):
+        return True
+    if isinstance(value, np.ndarray):
+        return any(float_valued(v) for v in value.reshape(-1)[:64])
+    if isinstance(value, mpmath.mpf):
+        if not mpmath.isfinite(value) or value == mpmath.floor(value):
+            return False
+        return mpmath.mpf(float(value)) == value
+    return isinstance(value, (float, np.floating)) and not float(value).is_integer()
 
 
 @rule("compare.tolerance")
 def tolerance(lhs: Any, rhs: Any) -> float:
-    """The tolerance of a comparison: ATOL + RTOL * max(|lhs|, |rhs|) over the finite sides (always a
+    """The tolerance of a measured float64 relation: ATOL + RTOL * max(|lhs|, |rhs|) over the finite sides (always a
     finite float)."""
     if isinstance(lhs, np.ndarray) or isinstance(rhs, np.ndarray):  # elementwise, for measured arrays
         sides = [np.abs(np.asarray(v, dtype=float)) for v in (lhs, rhs)]
@@ -58,27 +108,30 @@ def tolerance(lhs: Any, rhs: Any) -> float:
 @rule("compare.candidate")
 def is_candidate(margin: float, tol: float, identity: bool) -> bool:
     """The float screen: an example is re-evaluated in high precision when its float margin is > -tol
-    (an inequality: within tolerance of the boundary or beyond it), > tol / 2 (an identity), or NaN."""
-    if margin != margin:  # NaN margin: always look closer
+    (an inequality: within tolerance of the boundary or beyond it), > tol / 2 (an identity), or not finite (a NaN,
+    or a side float64 could not represent: an overflow is decided at 60 digits, never as an infinity)."""
+    if not math.isfinite(margin):  # NaN or +-inf: always look closer
         return True
     return margin > (tol / 2 if identity else -tol)
 
 
 @rule("compare.violation")
 def is_violation(margin: Any, tol: float) -> bool:
-    """A high-precision margin is a violation when it is beyond the tolerance (> tol; a margin of +inf,
-    a side decided exactly as violated, is; a NaN margin never is: it is an error upstream)."""
-    return float(margin) > tol
+    """A high-precision margin is a violation when it is beyond the tolerance (> tol, compared in the margin's own
+    precision: a 60-digit margin of 1e-350 is not rounded to 0; a margin of +inf, a side decided exactly as
+    violated, is; a NaN margin never is: it is an error upstream)."""
+    return bool(margin > tol)
 
 
 @rule("compare.same_margin")
 def same_margin(a: Any, b: Any, tol: float) -> bool:
-    """Two evaluations of one margin agree: to SAME_MARGIN_RTOL relative, or within ``tol``; equal
-    infinities agree, a NaN agrees with nothing."""
-    a, b = float(a), float(b)
-    if math.isinf(a) or math.isinf(b):
+    """Two evaluations of one margin agree: to SAME_MARGIN_RTOL relative, or within ``tol``, compared at high precision
+    (two 60- and 120-digit margins of 1e-500 and 1e-1000 differ, though both are 0 in float64); equal infinities
+    agree, a NaN agrees with nothing."""
+    a, b = mpmath.mpf(a), mpmath.mpf(b)
+    if mpmath.isinf(a) or mpmath.isinf(b):
         return a == b
-    return abs(a - b) <= SAME_MARGIN_RTOL * max(abs(a), abs(b)) + tol
+    return bool(abs(a - b) <= SAME_MARGIN_RTOL * max(abs(a), abs(b)) + tol)
 
 
 @rule("compare.strict")
@@ -118,21 +171,22 @@ CONFIRMED, HOLDS, UNSTABLE, FINER = "confirmed", "holds", "unstable", "finer"
 
 
 @rule("compare.confirmation")
-def confirmation(coarse: list[Any], finer: list[Any], last: bool) -> str:
-    """A violation found at some precision is kept only if it survives doubling the precision.
+def confirmation(coarse: list[Any], finer: list[Any], last: bool, dps: int = MAX_DPS) -> str:
+    """A violation found at CONFIRM_DPS digits is kept only if it survives every doubling of the precision up to
+    MAX_DPS.
 
-    ``coarse`` and ``finer`` are a subject's part values at dps and 2 dps. No violation at 2 dps:
-    "holds". Every violated part's margin the same at both (:func:`same_margin`) and finite:
-    "confirmed". An infinite margin proves nothing by agreeing once (a rounding that made it infinite
-    at 60 digits does so at 120): it is confirmed only when it stayed the same infinity up to the last
-    precision (``last``). Otherwise "finer" (double again), or at the last precision "unstable" -- not a
-    counterexample."""
+    ``coarse`` and ``finer`` are a subject's part values at dps/2 and ``dps`` digits. No violation at ``dps``:
+    "holds". Every violated part's margin the same at both (:func:`same_margin`) and finite, at ``dps`` >= MAX_DPS:
+    "confirmed" (below it, "finer": a digit loss inside a quantity's own code shows only at enough digits). An
+    infinite margin proves nothing by agreeing once (a rounding that made it infinite at 60 digits does so at 120):
+    it is confirmed only when it stayed the same infinity up to the last precision (``last``). Otherwise "finer"
+    (double again), or at the last precision "unstable" -- not a counterexample."""
     if not any(is_violation(b.certain_margin, b.tol) for b in finer):
         return HOLDS
     stable = all(same_margin(a.margin, b.margin, a.tol) for a, b in zip(coarse, finer)
                  if is_violation(a.certain_margin, a.tol))
     infinite = any(math.isinf(b.margin) for b in finer if is_violation(b.certain_margin, b.tol))
-    if stable and not infinite:
+    if stable and not infinite and dps >= MAX_DPS:
         return CONFIRMED
     if last:
         return CONFIRMED if stable and infinite else UNSTABLE
@@ -140,6 +194,21 @@ def confirmation(coarse: list[Any], finer: list[Any], last: bool) -> str:
 
 
 _EXACT = (int, Fraction)
+
+
+@rule("compare.enclosure")
+def enclosure_holds(lo: Any, hi: Any, identity: bool, strict: bool, exact_zero: bool = False) -> bool | None:
+    """A relation whose margin (small side - large side) is enclosed in [lo, hi] with certainty (an arb ball): holds
+    when every point of the enclosure satisfies it, fails when none does, undecided (None) otherwise. A difference
+    that is exactly zero (``exact_zero``: sympy simplifies it to 0) is decided exactly: an identity or ``a <= a``
+    holds, ``a < a`` fails."""
+    if exact_zero:
+        return not strict
+    if identity:
+        return False if lo > 0 or hi < 0 else None
+    if strict:
+        return True if hi < 0 else (False if lo >= 0 else None)
+    return True if hi <= 0 else (False if lo > 0 else None)
 
 
 @rule("compare.measured")

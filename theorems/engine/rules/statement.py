@@ -26,6 +26,8 @@ class StatementEvidence:
     informative: int = 0  # of those, informative for at least one part
     rejected: int = 0  # drawn subjects that did not meet the hypotheses
     violations: int = 0  # confirmed violations
+    undecided: list[str] = field(default_factory=list)  # candidates no high-precision value could decide
+    closed_violations: list[dict[str, Any]] = field(default_factory=list)  # closed parts an enclosure refutes
     unsatisfiable: list[Any] = field(default_factory=list)  # certificates claiming the hypotheses cannot hold together
     vacuity: list[Any] = field(default_factory=list)  # certificates claiming the bound cannot bind
     never_binds: bool = False  # the range rule made every subject uninformative
@@ -69,11 +71,32 @@ def _violated(ev: StatementEvidence) -> Judgement | None:
     return Judgement(Verdict.REFUTED) if ev.violations > 0 else None
 
 
+@_cascade("statement.closed_violation")
+def _closed(ev: StatementEvidence) -> Judgement | None:
+    """A closed part (no free symbol) whose interval enclosure of its margin lies entirely on the wrong side of the
+    boundary refutes, with no subject needed (``log 3 <= 1``)."""
+    if not ev.closed_violations:
+        return None
+    c = ev.closed_violations[0]
+    return Judgement(Verdict.REFUTED, f"the closed part `{c['part']}` is false: its margin (small side - large side) "
+                                      f"lies in [{c['lower'][:24]}, {c['upper'][:24]}] (arb interval arithmetic)")
+
+
 @_cascade("statement.growth_unbounded")
 def _growth_refutes(ev: StatementEvidence) -> Judgement | None:
     """A witness family along which the bounded ratio grows without bound (experiment.growth) refutes."""
     refuting = [why for verdict, why in ev.growth if verdict == Verdict.REFUTED]
     return Judgement(Verdict.REFUTED, refuting[0]) if refuting else None
+
+
+@_cascade("statement.unconfirmed_candidate")
+def _unconfirmed(ev: StatementEvidence) -> Judgement | None:
+    """A candidate violation that no high-precision value can confirm or dismiss (a quantity without a 60-digit
+    evaluation on that subject) leaves the claim inconclusive, naming it -- never consistent."""
+    if not ev.undecided:
+        return None
+    return Judgement(Verdict.INCONCLUSIVE, "unconfirmed violation: the float screen found a candidate no "
+                                           "high-precision evaluation can decide: " + "; ".join(ev.undecided))
 
 
 @_cascade("statement.never_binds")

@@ -59,9 +59,13 @@ def linear_fit(mixture: FiniteMixture, task: Sequence[int]) -> LinearFit:
 
 
 def _fitted_loss(arr: MixtureArrays, task: Sequence[int]) -> Any:
-    """Upper bracket of L_sup(f, T): the objective of (3) at the float64 minimizer, in ``arr.xp``."""
+    """Upper bracket of L_sup(f, T) in ``arr.xp``: the infimum (3) is at most the objective at every W -- at the float64
+    minimizer, and at the mean classifier W^mu evaluated exactly (L^mu_sup, (5)), where the minimizer started; the
+    smaller of the two (the float minimizer rounds W^mu, so at 60 digits its objective may exceed L^mu_sup by that
+    rounding, which says nothing of L_sup)."""
     fit = linear_fit(finite_mixture(arr), task)
-    return cl.linear_classifier_loss(arr, task, arr.xp.asarray(fit.W))
+    at_minimizer = cl.linear_classifier_loss(arr, task, arr.xp.asarray(fit.W))
+    return arr.xp.minimum(at_minimizer, cl.l_sup_mu(arr, task))
 
 
 def p_cc_value(rho: Any, N: int, xp: Backend) -> Any:
