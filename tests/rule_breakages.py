@@ -39,6 +39,15 @@ GUARANTEES = {
     "guarantee.clean_text": "control characters are escaped; JSON is strict; variables are parsed strictly",
     "guarantee.bounded": "a prover's whole process group dies at its time limit",
 }
+#: where each guarantee outside the rule tests is pinned: the hostile suite's tests that name it (pytest -k)
+GUARANTEE_TESTS = {
+    "guarantee.pure_quantities": "ground_truth",
+    "guarantee.culprit_named": "ground_truth",
+    "guarantee.plugins_contained": "exits_while_loading or own_prefix",
+    "guarantee.outputs_contained": "new_empty or failed_audit or accepted_id or could_name",
+    "guarantee.clean_text": "escape or key_twice or environment",
+    "guarantee.bounded": "process_group",
+}
 
 
 @dataclass(frozen=True)
@@ -51,7 +60,7 @@ class Breakage:
     new: str
     why: str  # what the broken rule would then do wrong
     equivalent: str = ""  # non-empty: no behaviour changes (why); expected to pass the rule tests
-    tests: tuple[str, ...] = RULE_TESTS  # the test files that must catch it
+    tests: tuple[str, ...] = RULE_TESTS  # the test files that must catch it (a guarantee's: GUARANTEE_TESTS)
 
 
 C, I, S, E, P, G, K = (RULES + f for f in ("compare.py", "informative.py", "statement.py", "experiment.py",
@@ -309,42 +318,38 @@ BREAKAGES = [
              'tracker.probe(family, subject, found_by="exhaustive")', "a listed example the float screen passes is never "
              "evaluated at 60 digits"),
     Breakage("guarantee.pure_quantities", "theorems/engine/culprit.py", "        _check_pure(family, subject, list(symbols), xp)",
-             "        pass", "a quantity drawing unseeded random numbers or editing its subject gives a verdict",
-             tests=HOSTILE_TESTS),
+             "        pass", "a quantity drawing unseeded random numbers or editing its subject gives a verdict"),
     Breakage("guarantee.culprit_named", "theorems/engine/culprit.py", "    if isinstance(value, bool) or not (",
-             "    if False and (", "a quantity returning a string or None surfaces as an engine error, unnamed",
-             tests=HOSTILE_TESTS),
+             "    if False and (", "a quantity returning a string or None surfaces as an engine error, unnamed"),
     Breakage("guarantee.culprit_named", "theorems/engine/culprit.py", '        raise CulpritError(f"{what} raised {text} {where()}", plugin_frame(exc)) from exc',
-             "        raise", "an exception inside a quantity names an engine file, not the quantity", tests=HOSTILE_TESTS),
+             "        raise", "an exception inside a quantity names an engine file, not the quantity"),
     Breakage("guarantee.plugins_contained", "theorems/engine/registry.py",
              "        except SystemExit as exc:  # sys.exit or argparse at import or in register(): never the command's own exit",
-             "        except ZeroDivisionError as exc:", "a plugin's sys.exit at import ends the audit with exit 0",
-             tests=HOSTILE_TESTS),
+             "        except ZeroDivisionError as exc:", "a plugin's sys.exit at import ends the audit with exit 0"),
     Breakage("guarantee.plugins_contained", "theorems/engine/registry.py",
              "        self._check_owner(claim.paper, f\"claim {claim.id!r}\")\n", "",
-             "a plugin registers claims under another paper's prefix", tests=HOSTILE_TESTS),
+             "a plugin registers claims under another paper's prefix"),
     Breakage("guarantee.outputs_contained", "theorems/frontend/outdir.py",
              "    if path.is_dir() and any(path.iterdir()) and not (path / MARKER).is_file():",
-             "    if False:", "--out inside a plugin folder replaces its recorded witnesses", tests=HOSTILE_TESTS),
+             "    if False:", "--out inside a plugin folder replaces its recorded witnesses"),
     Breakage("guarantee.outputs_contained", "theorems/frontend/outdir.py",
              "            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)", "            pass",
-             "two audits write one --out at once", tests=HOSTILE_TESTS),
+             "two audits write one --out at once"),
     Breakage("guarantee.outputs_contained", "theorems/frontend/outdir.py",
              "        if self.replace and not self._committed:\n            shutil.rmtree(self.root, ignore_errors=True)",
              "        if False:\n            shutil.rmtree(self.root, ignore_errors=True)",
-             "a failed audit leaves its half-written staging folder behind", tests=HOSTILE_TESTS),
+             "a failed audit leaves its half-written staging folder behind"),
     Breakage("guarantee.outputs_contained", "theorems/engine/claim.py",
              "CLAIM_ID = re.compile(r\"[a-z][a-z0-9_]*(\\.[a-z0-9][a-z0-9_\\-]*)+\")",
-             "CLAIM_ID = re.compile(r\"[a-z][a-z0-9_]*(\\.[^ ]+)+\")", "a claim id with '../' writes outside --out",
-             tests=HOSTILE_TESTS),
+             "CLAIM_ID = re.compile(r\"[a-z][a-z0-9_]*(\\.[^ ]+)+\")", "a claim id with '../' writes outside --out"),
     Breakage("guarantee.clean_text", "theorems/frontend/text.py", "    out = _CONTROL.sub(lambda m: repr(m.group())[1:-1], str(text))",
-             "    out = str(text)", "escape sequences in a witness clear the screen", tests=HOSTILE_TESTS),
+             "    out = str(text)", "escape sequences in a witness clear the screen"),
     Breakage("guarantee.clean_text", "numerics/bounded_read.py", "            raise ValueError(f\"the key {key!r} appears twice in one object\")",
-             "            pass", "a witness with a key twice is read with whichever value came last", tests=HOSTILE_TESTS),
+             "            pass", "a witness with a key twice is read with whichever value came last"),
     Breakage("guarantee.clean_text", "numerics/env.py", "    raise EnvironmentValueError(f\"{name}={raw!r}: use 1 or 0 (also true/false, yes/no, on/off)\")",
-             "    return True", "CLCHECK_DEBUG=maybe turns debugging on", tests=HOSTILE_TESTS),
+             "    return True", "CLCHECK_DEBUG=maybe turns debugging on"),
     Breakage("guarantee.bounded", "numerics/proc.py", "        os.killpg(proc.pid, signal.SIGKILL)", "        proc.kill()",
-             "a hung prover's child process outlives it", tests=HOSTILE_TESTS),
+             "a hung prover's child process outlives it"),
     # -- the kinds
     Breakage("claim.not_encodable", K, "return Judgement(Verdict.NOT_ENCODABLE, reason)",
              "return Judgement(Verdict.UNTESTED, reason)", "a lost statement reads untested"),
@@ -400,7 +405,7 @@ def run_one(b: Breakage) -> Outcome:
         # run from the copy's folder: `python -m` puts the working directory first on sys.path
         proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:xdist",
                                "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"), "-W", "ignore",
-                               *(str(ROOT / t) for t in b.tests)], cwd=tmp, env=env, capture_output=True,
+                               *_selection(b)], cwd=tmp, env=env, capture_output=True,
                               text=True, timeout=600)
     last = (proc.stdout.strip().splitlines() or [""])[-1]
     if proc.returncode not in (0, 1):
@@ -408,7 +413,16 @@ def run_one(b: Breakage) -> Outcome:
     return Outcome(b, proc.returncode == 1, time.perf_counter() - start, last)
 
 
+def _selection(b: Breakage) -> list[str]:
+    """The test files (and ``-k`` expression) that must catch ``b``."""
+    if b.rule in GUARANTEE_TESTS or b.rule == "guarantee.all":
+        select = GUARANTEE_TESTS.get(b.rule) or " or ".join(sorted(set(GUARANTEE_TESTS.values())))
+        return ["-k", select, *(str(ROOT / t) for t in HOSTILE_TESTS)]
+    return [str(ROOT / t) for t in b.tests]
+
+
 UNBROKEN = Breakage("compare.tolerance", C, "RTOL = 1e-9", "RTOL = 1e-9", "nothing: the rule tests as they are")
+UNBROKEN_GUARANTEES = Breakage("guarantee.all", C, "RTOL = 1e-9", "RTOL = 1e-9", "nothing: the guarantees' tests")
 CANARY = Breakage("compare.violation", C, "return bool(margin > tol)", "return not bool(margin > tol)",
                   "the canary: every verdict turned over (if this passes, the copy is not what the tests import)")
 
@@ -423,10 +437,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no breakage of {args.only}", file=sys.stderr)
         return 2
     start = time.perf_counter()
-    baseline = run_one(UNBROKEN)
-    if baseline.caught or "passed" not in baseline.detail:
-        print(f"the rule tests fail without any breakage ({baseline.detail}): fix them first", file=sys.stderr)
-        return 2
+    for baseline in (run_one(UNBROKEN), run_one(UNBROKEN_GUARANTEES)):
+        if baseline.caught or "passed" not in baseline.detail:
+            print(f"the tests fail without any breakage ({baseline.detail}): fix them first", file=sys.stderr)
+            return 2
     canary = run_one(CANARY)
     if not canary.caught:
         print(f"the canary breakage was not caught ({canary.detail}): the rule tests do not import the patched copy",
