@@ -272,7 +272,6 @@ DECIDED = {
     "huang.infonce.decomposition": "proved",
     "huang.theorem3": "vacuous",
     "huang.theorem3.general": "vacuous",
-    "huang.theorem1.general": "not_encodable",
 }
 IDS = {"huang.definition_1", "huang.infonce.decomposition", "huang.crosscorr.decomposition", "huang.barlow.trace_identity",
        "huang.simple_contrastive", "huang.nn_classifier_linear", "huang.barlow.trace_bound", "huang.lemma2",

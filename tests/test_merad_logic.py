@@ -65,9 +65,14 @@ def test_theorem1_prefix_in_printed_order() -> None:
     c_m, nu, T = (_bound(claim.prefix, n) for n in ("c_m", "nu", "T"))
     assert c_m.quantifier == EXISTS and c_m.depends_on == ()  # as printed: an absolute constant
     assert "m" not in T.depends_on and "eps" in T.depends_on and "m" in nu.depends_on  # T = O(.../eps^2), no m
-    (proof,) = claim.readings
+    proof, positions, run = claim.readings
     assert "(eta, C)" in _bound(proof.prefix, "c_m").depends_on  # as proved: Lemma 6 at eps eta/(2n)
     assert "(eta, C)" in _bound(proof.prefix, "T").depends_on
+    # issue 38: the positions reading keeps (eta, C) before eps; the run reading binds it after the run
+    pnames, rnames = [b.name for b in positions.prefix], [b.name for b in run.prefix]
+    assert pnames.index("(eta, C)") < pnames.index("eps")
+    assert rnames.index("eps") < rnames.index("T") < rnames.index("(eta, C)")
+    assert _bound(run.prefix, "(eta, C)").quantifier == EXISTS
 
 
 def test_lemma2_omega_constant_is_existential_and_absolute() -> None:

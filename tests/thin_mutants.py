@@ -50,7 +50,7 @@ class ThinMutant:
         return dataclasses.replace(
             shipped, id=f"{self.claim}.{role}.{self.name}", subjects=drawn,
             statement=(dataclasses.replace(part, relation=self.relation(factor), label=f"{self.part} [{role}]"),),
-            certificates=(), known_refutation=None, readings=(), sharp=(), vacuity=(), growth=(), unsatisfiable=(),
+            certificates=(), known_refutation=None, readings=(), sharp=(), vacuity=(), unsatisfiable=(),
             artifacts=(), notation_slip="", derived="")
 
     def false(self) -> StatementClaim:

@@ -4,6 +4,7 @@ The public API, for papers of your own (see the README, "Adding a paper")::
 
     from theorems import Claim, Kind, Source, Paper, Plugin, parts, quantity, Le, Ge, Eq
     from theorems import forall, exists, Reading          # the logical form: prefix and readings
+    from theorems import big_o, Parametric, Reach         # asymptotic parts, witness families, reachability
     from theorems import Observation, Growth               # what an experiment measures
     from theorems.subjects import Family, Embeddings, Distribution, Scalar
 
@@ -49,6 +50,8 @@ from theorems.engine.prerequisite import Prerequisite  # noqa: E402
 from theorems.engine.proof import Cited, Instance, NamedResult, Proof, Step  # noqa: E402
 from theorems.engine.informative import Informative  # noqa: E402
 from theorems.engine.logic import Bound, Reading, exists, forall  # noqa: E402
+from theorems.engine.asymptotic import Asymptotic, Parametric, big_o, big_omega, big_theta  # noqa: E402
+from theorems.engine.reach import DataAdversary, Reach  # noqa: E402
 from theorems.engine.quantity import quantity  # noqa: E402
 from theorems.engine.registry import Paper, Plugin, Registry, all_claims, get  # noqa: E402
 from theorems.engine.verdict import ClaimResult, PartStatus, Verdict  # noqa: E402
@@ -60,6 +63,8 @@ __all__ = [
     "Paper", "Part", "PartStatus", "Plugin", "PluginError", "Reading", "RegimeCheck", "Registry", "RunContext",
     "Sharp", "Source", "StatementClaim", "UnencodableClaim", "Verdict", "WitnessError", "all_claims", "exists", "forall",
     "get", "numbered_id", "parts", "quantity",
+    # main theorems: asymptotic parts along parametric families, reachability of a conclusion, the data adversary
+    "Asymptotic", "DataAdversary", "Parametric", "Reach", "big_o", "big_omega", "big_theta",
     # experiments: what they measure (relations the engine decides: theorems.holds), how many seeds a verdict
     # reads, the shared tables and figures, the training runs several claims share
     "AllOf", "MIN_SEEDS", "Comparison", "above", "at_least", "at_most", "below", "equal", "holds", "Prerequisite", "colormap", "markdown_table", "median_interval_note", "save_figure", "seed_interval", "subplots",

@@ -24,8 +24,10 @@ from typing import Any
 from pathlib import Path
 
 from numerics.certificate import timed
+from numerics.data_adversary import propose
 from numerics.errors import ClcheckError
 from numerics.seeds import Stream
+from theorems.engine.asymptotic_search import asymptotic_evidence
 from theorems.engine.closed import decide as decide_closed
 from theorems.engine.culprit import plugin_frame
 from theorems.engine.budget import PROFILES, Budget
@@ -35,12 +37,14 @@ from theorems.engine.probe import Tracker
 from theorems.engine.proof_check import certify_steps, claim_part
 from theorems.engine.registry import proofs_for
 from theorems.engine.rules import gate, kinds
-from theorems.engine.rules.experiment import experiment_verdict, growth_verdict, refuting_evidence, still_refutes
+from theorems.engine.reach import judged_rows, premise_conclusion, replay_row, rows_json
+from theorems.engine.rules.experiment import (conclusion_unreachable, experiment_verdict, one_sided_label,
+                                              refuting_evidence, still_refutes)
 from theorems.engine.rules.informative import never_binds
 from theorems.engine.rules.statement import (StatementEvidence, chain_certifies, part_status, proof_modulo,
                                              refuted_parts, statement_verdict)
 from theorems.engine.rules.table import Judgement
-from theorems.engine.search import adversarial_search, exhaustive_search, random_search
+from theorems.engine.search import admissible, adversarial_search, exhaustive_search, random_search
 from theorems.engine.shrink import shrink
 from theorems.engine.tightness import RATIO, best_ratio, inequality_parts, sharp_report, tightness_search
 from theorems.engine.errors import CulpritError
@@ -48,9 +52,11 @@ from theorems.engine.experiment import ExperimentOutcome, draw_verdict_map
 from theorems.engine.logic import prefix_json, prefix_text
 from theorems.engine.limits import Interrupted, TimeLimitExceeded, ctrl_c_is_interrupted, short_path, time_limit
 from theorems.engine.verdict import ClaimResult, Extremes, PartStatus, Verdict
-from theorems.engine.witness import (closed_witness, experiment_witness, growth_witness, recorded_witness,
+from theorems.engine.witness import (closed_witness, experiment_witness, parametric_witness,
+                                     reach_witness, recorded_witness,
                                      recorded_witness_path,
-                                     replay, replay_growth, tightness_witness, witness_json, write_witness)
+                                     replay, replay_parametric, tightness_witness, witness_json,
+                                     write_witness)
 
 
 def check_claim(claim: AnyClaim, budget: Budget | None = None, seed: int = 0,
@@ -187,12 +193,25 @@ def _(claim: ExperimentClaim, result: ClaimResult, budget: Budget, ctx: RunConte
     if not isinstance(outcome, ExperimentOutcome):
         raise CulpritError(f"the experiment of {claim.id} returned {type(outcome).__name__} {str(outcome)[:60]!r}, not "
                            "an ExperimentOutcome (its measurements)")
+    reach = premise_conclusion(claim, ctx.seed)
+    result.reach = rows_json(reach)
     judgement = experiment_verdict(claim.quantifier, outcome)
-    evidence = refuting_evidence(judgement, outcome.growth) if judgement.verdict == Verdict.REFUTED else None
-    if evidence is not None:
-        result.witness = experiment_witness(claim, evidence, ctx)
+    unreachable = conclusion_unreachable(judged_rows(reach), judgement)
+    if unreachable is not None:
+        judgement = unreachable
+        result.witness = reach_witness(claim, next(r for r in reach if r.get("verdict") == Verdict.REFUTED), ctx.seed)
+    elif judgement.verdict == Verdict.REFUTED:
+        evidence = refuting_evidence(judgement, outcome.growth)
+        if evidence is not None:
+            result.witness = experiment_witness(claim, evidence, ctx)
+    one_sided = one_sided_label(judgement.verdict, claim.one_sided, bool(judged_rows(reach)))
+    if one_sided:
+        result.one_sided = one_sided
     recorded = recorded_witness(claim)
-    still = recorded is not None and still_refutes(judgement, outcome.growth, recorded.get("evidence") or {})
+    if recorded is not None and recorded.get("kind") == "reach":
+        still = replay_row(recorded, claim)["verdict"] == Verdict.REFUTED
+    else:
+        still = recorded is not None and still_refutes(judgement, outcome.growth, recorded.get("evidence") or {})
     _apply(result, judgement)
     result.reason = judgement.reason
     result.qualifiers.extend(judgement.qualifiers)
@@ -233,15 +252,19 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
         adversarial_search(claim, family, budget, stream.child("adversary"), tracker)
         tightness_search(claim, family, budget, stream.child("tightness"), tracker)
 
+    _adversary_subjects(claim, ctx.seed, tracker)
     tracker.confirm_best()
     recorded = recorded_witness(claim)
-    replayed = replay(recorded, claim) if recorded is not None and recorded.get("kind") != "growth" else None
+    replayed = replay(recorded, claim) if recorded is not None and recorded.get("kind") not in SPECIAL_WITNESSES \
+        else None
     if replayed is not None and replayed.violated:
         replayed.found_by = "recorded witness"
         tracker.violations.append(replayed)
     still_refutes = replayed is not None and replayed.violated
-    if recorded is not None and recorded.get("kind") == "growth":
-        still_refutes = replay_growth(recorded, claim)[1] == Verdict.REFUTED
+    if recorded is not None and recorded.get("kind") == "parametric":
+        still_refutes = replay_parametric(recorded, claim).verdict == Verdict.REFUTED
+    if recorded is not None and recorded.get("kind") == "reach":
+        still_refutes = replay_row(recorded, claim)["verdict"] == Verdict.REFUTED
 
     _fill_stats(result, tracker, claim)
     result.tightness = _tightness(claim, tracker, ctx.seed)
@@ -257,15 +280,16 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
     if claim.derived:
         result.qualifiers.append(f"checker-derived constant: {claim.derived}")
 
-    growth = [g() for g in claim.growth]
-    judged = [(g, *growth_verdict(g)) for g in growth]
-    result.growth = [{**g.to_json(), "verdict": v.value, "why": why} for g, v, why in judged]
-    result.qualifiers += [f"growth: {why}" for _, v, why in judged if v == Verdict.CONSISTENT]
+    measured = asymptotic_evidence(claim, budget, Stream(ctx.seed, f"{claim.id}/{claim.reading}/asymptotic"))
+    result.asymptotic = [m.to_json() for m in measured]
+    reach = premise_conclusion(claim, ctx.seed)
+    result.reach = rows_json(reach)
     evidence = StatementEvidence(
+        asymptotic=[dict(m.__dict__) for m in measured], reach=judged_rows(reach),
         tried=tracker.examples + tracker.adversarial, informative=tracker.nontrivial, rejected=tracker.rejected,
         violations=len(tracker.violations), undecided=list(tracker.undecided), unsatisfiable=impossible, vacuity=vacuity,
         closed_violations=[c.to_json() for c in closed if c.holds is False],
-        never_binds=never_binds(list(tracker.parts.values())), growth=[(v, why) for _, v, why in judged],
+        never_binds=never_binds(list(tracker.parts.values())),
         part_status=result.part_status, trivial_summary=_trivial_summary(tracker),
         vacuity_reason=_vacuity_reason(tracker),
         budget_note=(f"the budget gives {budget.examples} random examples and {budget.adversarial_starts} "
@@ -277,9 +301,11 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
         _record_violation(claim, result, tracker, budget, ctx, witness_dir)
     elif result.verdict == Verdict.REFUTED and result.rule == "statement.closed_violation":
         result.witness = closed_witness(claim, evidence.closed_violations[0], ctx.seed)
-    elif result.verdict == Verdict.REFUTED:
-        refuting = next(g for g, v, _ in judged if v == Verdict.REFUTED)
-        result.witness = growth_witness(claim, refuting, result.reason, ctx.seed)
+    elif result.verdict == Verdict.REFUTED and result.rule == "statement.unreachable":
+        result.witness = reach_witness(claim, next(r for r in reach if r.get("verdict") == Verdict.REFUTED), ctx.seed)
+    elif result.verdict == Verdict.REFUTED and result.rule == "statement.asymptotic_unbounded":
+        result.witness = parametric_witness(claim, next(m for m in measured if m.valid and m.verdict == Verdict.REFUTED),
+                                            ctx.seed)
     for stats in tracker.parts.values():
         if stats.examples and not stats.nontrivial_examples and result.verdict == Verdict.CONSISTENT:
             result.qualifiers.append(f"part `{stats.label}` was uninformative on every subject "
@@ -288,6 +314,25 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
     _judge_expected(claim, result, still_refutes)
     if ctx.out_dir is not None:
         result.artifacts = [make(ctx) for make in claim.artifacts]
+
+
+SPECIAL_WITNESSES = ("parametric", "reach", "closed")  # witnesses without a subject to replay
+
+
+def _adversary_subjects(claim: StatementClaim, seed: int, tracker: Tracker) -> None:
+    """Each admissible data set a data adversary builds, as a subject of the claim's first family (checked like a
+    listed subject: always confirmed, never screened away)."""
+    for adversary in claim.data_adversary:
+        if adversary.subject is None or not claim.subjects:
+            continue
+        family = claim.subjects[0].for_seed(seed)
+        for proposal in propose(adversary.spec, adversary.hypotheses, seed):
+            subject = adversary.subject(proposal.data)
+            if admissible(claim, family, subject):
+                tracker.record(tracker.probe(family, subject, found_by=f"data adversary ({proposal.kind})",
+                                             always=True), adversarial=True)
+            else:
+                tracker.rejected += 1
 
 
 def _record_violation(claim: StatementClaim, result: ClaimResult, tracker: Tracker, budget: Budget,

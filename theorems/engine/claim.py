@@ -39,6 +39,8 @@ from theorems.engine.logic import Reading, check_prefix, slug
 
 if TYPE_CHECKING:
     from numerics.certificate import Certificate
+    from theorems.engine.asymptotic import Asymptotic, Parametric
+    from theorems.engine.reach import DataAdversary, Reach
     from theorems.engine.informative import Informative
     from theorems.engine.experiment import ExperimentOutcome, Growth
     from theorems.engine.family import SubjectFamily
@@ -221,6 +223,10 @@ class ClaimBase:
     readings: "tuple[Reading, ...]" = ()
     literal: str = "the sentence as printed"  # what the literal reading rests on, in words
     reading: str = "literal"  # which reading this claim object is (set by under())
+    # the premise-conclusion check (theorems.engine.reach): whether a conclusion Q <= level is reachable at all under
+    # the hypotheses, and the data sets an adversary builds within what the hypotheses literally allow
+    reach: "tuple[Reach, ...]" = ()
+    data_adversary: "tuple[DataAdversary, ...]" = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or len(self.id) > MAX_ID_LENGTH or not CLAIM_ID.fullmatch(self.id):
@@ -332,10 +338,12 @@ class StatementClaim(ClaimBase):
     notation_slip: str = ""  # why a refutation of it is a notation slip, not a mathematical error
     # certificates that the hypotheses cannot hold together (the implication is then vacuous)
     unsatisfiable: tuple[Callable[[], "Certificate"], ...] = ()
-    # an asymptotic statement's ratio along parametric witness families: each call measures a Growth
-    growth: tuple[Callable[[], "Growth"], ...] = ()
     # the sharp constant of an inequality part, beside the printed one (the report gives both and the search's best)
     sharp: tuple["Sharp", ...] = ()
+    # asymptotic parts (O, Omega, Theta as a parameter tends to a limit) and the parametric witness families they are
+    # checked along (theorems.engine.asymptotic): the prefix decides which families count
+    asymptotic: tuple["Asymptotic", ...] = ()
+    parametric: tuple["Parametric", ...] = ()
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -343,16 +351,23 @@ class StatementClaim(ClaimBase):
         unknown = [s.part for s in self.sharp if s.part not in labels]
         if unknown:
             raise ClaimError(f"claim {self.id}: sharp constants name parts it does not have: {unknown}")
-        if not self.statement:
-            raise ClaimError(f"claim {self.id} has an empty statement: give parts(...), or register an "
-                             "ExperimentClaim or an UnencodableClaim")
+        if not self.statement and not self.asymptotic and not self.reach and not self.data_adversary:
+            raise ClaimError(f"claim {self.id} has an empty statement: give parts(...), asymptotic parts or a "
+                             "reachability check, or register an ExperimentClaim or an UnencodableClaim")
+        bound = {n.strip() for b in self.prefix for n in b.name.split(",")}
+        for a in self.asymptotic:
+            if a.constant not in bound:
+                raise ClaimError(f"claim {self.id}: the asymptotic part {a} names the constant {a.constant!r}, which the "
+                                 "prefix does not bind (declare it with theorems.exists(..., asymptotic=...))")
+        if self.asymptotic and not self.parametric and not self.subjects:
+            raise ClaimError(f"claim {self.id}: asymptotic parts need parametric witness families (parametric=...)")
         for i, part in enumerate(self.statement):
             if not isinstance(part, Part):
                 raise ClaimError(f"claim {self.id}: statement entry {i + 1} is a {type(part).__name__}; "
                                  "build the statement with parts(...)")
             _check_relation(self.id, i, part)
         closed = all(not p.free_symbols for p in self.statement)  # decided by interval arithmetic (engine.closed)
-        if not self.subjects and not self.certificates and not closed:
+        if not (self.subjects or self.certificates or closed or self.parametric or self.reach or self.data_adversary):
             raise ClaimError(f"claim {self.id} has neither subjects nor certificates: nothing can check it")
         for family in self.subjects:
             known = getattr(family, "symbols", None)
@@ -367,8 +382,8 @@ class StatementClaim(ClaimBase):
                         f"{', '.join(sorted(s.name for s in known))}")
 
     def reading_fields(self) -> tuple[str, ...]:
-        return ("prefix", "assumptions", "subjects", "statement", "known_refutation", "unsatisfiable", "growth",
-                "certificates")
+        return ("prefix", "assumptions", "subjects", "statement", "known_refutation", "unsatisfiable",
+                "certificates", "asymptotic", "parametric", "reach", "data_adversary")
 
     def hypotheses_text(self) -> list[str]:
         return [f"{a.name}: {a.text}" for a in self.assumptions]
@@ -377,7 +392,7 @@ class StatementClaim(ClaimBase):
         return all(a.holds(subject) for a in self.assumptions)
 
     def statement_text(self) -> str:
-        return " and ".join(sympy.sstr(p.relation) for p in self.statement)
+        return " and ".join([sympy.sstr(p.relation) for p in self.statement] + [str(a) for a in self.asymptotic])
 
 
 @dataclass(frozen=True)
@@ -397,6 +412,10 @@ class ExperimentClaim(ClaimBase):
 
     experiment: Callable[[RunContext], "ExperimentOutcome"]
     quantifier: str = "forall"
+    # why the experiment can support its universal statement but never refute it (a run that does not reach the
+    # conclusion cannot tell): its consistent verdict is labelled one-sided until a reachability check or a data
+    # adversary is applied to it (theorems.engine.rules.experiment, experiment.one_sided)
+    one_sided: str = ""
     known_refutation: str | None = None  # a recorded refutation: the witness file (a configuration) in witnesses/
 
     def __post_init__(self) -> None:
@@ -406,7 +425,7 @@ class ExperimentClaim(ClaimBase):
                 raise ClaimError(f"claim {self.id}: quantifier={q!r} must be 'forall', 'exists' or 'settings'")
 
     def reading_fields(self) -> tuple[str, ...]:
-        return ("prefix", "experiment", "quantifier", "known_refutation")
+        return ("prefix", "experiment", "quantifier", "known_refutation", "reach", "data_adversary")
 
     def hypotheses_text(self) -> list[str]:
         doc = (getattr(self.experiment, "__doc__", "") or "").strip().split("\n\n")[0]  # its first paragraph

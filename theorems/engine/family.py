@@ -120,6 +120,13 @@ class SubjectFamily:
         """Subjects one move away, for the tightness search (default: the shrink proposals)."""
         return self.shrink(subject)
 
+    def joint_moves(self, subject: Any) -> Iterable[tuple[str, Any, list[Any]]]:
+        """Joint moves of a scalar parameter and the subject (the tightness search climbs each on its own): for
+        each parameter with a range and each value of its grid, (name, value, candidate subjects) -- the subject
+        with the parameter set to the value, and with its free scale moved along in proportion (a radius with the
+        points at that radius). Default: none."""
+        return ()
+
     def size(self, subject: Any) -> tuple[float, ...]:
         return ()
 

@@ -147,13 +147,16 @@ class Reading:
     quantifier: str | None = None
     known_refutation: str | None = None
     unsatisfiable: tuple[Callable[..., Any], ...] | None = None
-    growth: tuple[Callable[..., Any], ...] | None = None
     certificates: tuple[Callable[..., Any], ...] | None = None
+    asymptotic: tuple[Any, ...] | None = None
+    parametric: tuple[Any, ...] | None = None
+    reach: tuple[Any, ...] | None = None
+    data_adversary: tuple[Any, ...] | None = None
 
     def overrides(self) -> dict[str, Any]:
         """The claim fields this reading replaces."""
         fields = ("prefix", "assumptions", "subjects", "statement", "experiment", "quantifier", "known_refutation",
-                  "unsatisfiable", "growth", "certificates")
+                  "unsatisfiable", "certificates", "asymptotic", "parametric", "reach", "data_adversary")
         return {f: getattr(self, f) for f in fields if getattr(self, f) is not None}
 
 

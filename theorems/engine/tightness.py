@@ -113,6 +113,34 @@ def _climb(claim: StatementClaim, family: SubjectFamily, subject: Any, part: Par
     return best
 
 
+JOINT_STEPS = 5  # a joint move's own ascent: adversarial_steps // JOINT_STEPS steps
+
+
+def _joint(claim: StatementClaim, family: SubjectFamily, subject: Any, part: Part, budget: Budget, stream: Stream,
+           climbs: bool, tracker: Tracker) -> Any:
+    """Joint moves (family.joint_moves): for each value of each scalar parameter's grid, the best admissible
+    candidate (the subject with the value, or moved to its scale), climbed by its own short ascent with the
+    parameter held at that value; each end is probed (a violation there refutes like any other). The best point
+    overall is returned."""
+    best, best_score = subject, part_score(claim, family, subject, part)
+    for k, (name, value, candidates) in enumerate(family.joint_moves(subject)):
+        scored = [(part_score(claim, family, c, part), i) for i, c in enumerate(candidates)
+                  if admissible(claim, family, c) and any(q is part for q in applicable_parts(claim, c))]
+        if not scored:
+            continue
+        score, i = max(scored)
+        end = candidates[i]
+        if climbs and hasattr(family, "pinned"):
+            end = _ascend(claim, family.pinned({name: value}), end, part, budget.adversarial_steps // JOINT_STEPS,
+                          stream.seed(k))
+            score = part_score(claim, family, end, part)
+        if score > best_score and admissible(claim, family, end):
+            best, best_score = end, score
+    if best is not subject:
+        tracker.record(tracker.probe(family, best, found_by="tightness (joint move)"), adversarial=True)
+    return best
+
+
 def inequality_parts(claim: StatementClaim) -> list[Part]:
     """The parts a tightness search climbs: every inequality (identities have no ratio)."""
     return [p for p in claim.statement if p.free_symbols and not p.is_identity]
@@ -140,6 +168,8 @@ def tightness_search(claim: StatementClaim, family: SubjectFamily, budget: Budge
             if climbs and moved is not end:
                 moved = _ascend(claim, family, moved, part, budget.adversarial_steps // 2, ascent.seed(1))
             end = moved
+            if n == 0:  # the best start: every value of each scalar parameter, the subject moved along
+                end = _joint(claim, family, end, part, budget, ascent.child("joint"), climbs, tracker)
             if admissible(claim, family, end):
                 tracker.record(tracker.probe(family, end, found_by="tightness"), adversarial=True)
 

@@ -150,8 +150,12 @@ class ClaimResult:
     seed: int = 0
     # the logical form (theorems.engine.logic): the prefix in printed order, every reading with its
     # hypotheses and verdict (the literal one first: the headline), and whether decided readings disagree
-    growth: list[dict[str, Any]] = field(default_factory=list)  # statement claims: ratios along witness families
     tightness: list[dict[str, Any]] = field(default_factory=list)  # per inequality part: best ratio, witness, sharp
+    # asymptotic parts along witness families (theorems.engine.asymptotic): ratio, limit or fit, validity, verdict
+    asymptotic: list[dict[str, Any]] = field(default_factory=list)
+    # reachability of the conclusion and the data adversary's sets (theorems.engine.reach): bounds, verdicts
+    reach: list[dict[str, Any]] = field(default_factory=list)
+    one_sided: str = ""  # a consistent experiment that could not have refuted its statement: why (counted apart)
     # CPU seconds from the check's start to its first confirmed violation: for benchmarks, not in the report (two
     # identical audits' reports must not differ by it)
     first_violation_seconds: float | None = None
@@ -166,6 +170,8 @@ class ClaimResult:
         that are not themselves proved."""
         if self.verdict == Verdict.PROVED and self.modulo:
             return f"proved (modulo: {', '.join(self.modulo)})"
+        if self.verdict == Verdict.CONSISTENT and self.one_sided:
+            return f"consistent (one-sided: {self.one_sided})"
         return self.verdict.value
 
     @property

@@ -20,23 +20,26 @@ import mpmath
 from numerics.bounded_read import read_json_file
 from numerics.errors import AssumptionError, InputFileError
 from numerics.files import write_text_atomic
+from theorems.engine.asymptotic import measure
 from theorems.engine.claim import RunContext, StatementClaim
 from theorems.engine.closed import decide as decide_closed
 from theorems.engine.errors import WitnessError
 from theorems.engine.logic import slug
 from theorems.engine.probe import Probe, probe
 from theorems.engine.registry import origin, paper_of
+from theorems.engine.rules.asymptotic import family_valid, family_verdict
 from theorems.engine.rules.compare import is_violation
-from theorems.engine.rules.experiment import experiment_verdict, growth_verdict, still_refutes
+from theorems.engine.rules.experiment import experiment_verdict, still_refutes
 from theorems.engine.family import SubjectFamily
 
 WITNESS_VERSION = 2
 MAX_WITNESS_BYTES = 32 * 2**20  # a learned encoder's subject (1 797 digits x d = 64) is under 4 MB
 REQUIRED_FIELDS = ("claim", "family", "subject", "subject_sha256")
-GROWTH_FIELDS = ("claim", "kind", "growth")
 EXPERIMENT_FIELDS = ("claim", "kind", "evidence", "audit_seed", "quick")
 TIGHTNESS_FIELDS = ("claim", "kind", "family", "part", "ratio", "subject", "subject_sha256")
 CLOSED_FIELDS = ("claim", "kind", "part")
+PARAMETRIC_FIELDS = ("claim", "kind", "part", "family")
+REACH_FIELDS = ("claim", "kind", "row")
 
 
 def subject_checksum(subject_json: Any) -> str:
@@ -108,25 +111,44 @@ def replay_closed(data: dict[str, Any], claim: StatementClaim) -> Any:
     raise WitnessError(f"claim {claim.id} has no closed part labelled {data['part']!r}")
 
 
-def growth_witness(claim: StatementClaim, growth: Any, why: str, seed: int) -> dict[str, Any]:
-    """The witness of an asymptotic statement refuted along a parametric family: the family's name and the
-    ratios measured; ``clcheck replay`` measures the claim's family of that name again."""
-    return {"version": WITNESS_VERSION, "kind": "growth", "claim": claim.id, "reading": claim.reading,
+def parametric_witness(claim: StatementClaim, m: Any, seed: int) -> dict[str, Any]:
+    """The witness of an asymptotic part refuted along a closed-form family: the part, the family's name, the ratio
+    and its exact limit; ``clcheck replay`` takes the limit again from the claim's family of that name."""
+    return {"version": WITNESS_VERSION, "kind": "parametric", "claim": claim.id, "reading": claim.reading,
             "plugin": origin(claim.id), "role": "minimal", "statement": claim.statement_text(),
-            "description": f"{growth.name} along {growth.parameter}: {why}", "growth": growth.to_json(),
-            "seed": seed, "found_by": "witness family"}
+            "description": f"`{m.part}` along {m.family} (moves {', '.join(m.moves)}): {m.why}", "part": m.part,
+            "family": m.family, "ratio": m.ratio, "limit": m.limit, "index": m.index, "seed": seed,
+            "found_by": "witness family"}
 
 
-def replay_growth(data: dict[str, Any], claim: StatementClaim) -> tuple[Any, Any, str]:
-    """Measure again the claim's witness family the growth witness names: (growth, verdict, why)."""
-    name = data.get("growth", {}).get("name") if isinstance(data.get("growth"), dict) else None
-    for make in claim.growth:
-        growth = make()
-        if growth.name == name:
-            return (growth, *growth_verdict(growth))
-    known = ", ".join(repr(make().name) for make in claim.growth) or "none"
-    raise WitnessError(f"claim {claim.id} (reading {claim.reading!r}) has no witness family named {name!r} "
-                       f"(its families: {known})")
+def replay_parametric(data: dict[str, Any], claim: StatementClaim) -> Any:
+    """Measure the witness's part along the claim's family of that name again, under the claim's prefix: the
+    :class:`~theorems.engine.asymptotic.Measurement` with its validity and verdict."""
+    part = next((a for a in claim.asymptotic if str(a) == data["part"]), None)
+    if part is None:
+        raise WitnessError(f"claim {claim.id} (reading {claim.reading!r}) has no asymptotic part {data['part']!r}")
+    family = next((f for f in claim.parametric if f.name == data["family"]), None)
+    if family is None:
+        known = ", ".join(repr(f.name) for f in claim.parametric) or "none"
+        raise WitnessError(f"claim {claim.id} (reading {claim.reading!r}) has no parametric family named "
+                           f"{data['family']!r} (its families: {known})")
+    m = measure(part, family)
+    valid, why = family_valid(claim.prefix, part.constant, m.moves)
+    if m.valid and not valid:
+        m.valid, m.why_invalid = False, why
+    m.verdict, m.why = family_verdict(m.notation, m.limit, m.slope, m.stderr, m.error)
+    return m
+
+
+def reach_witness(claim: Any, row: dict[str, Any], seed: int) -> dict[str, Any]:
+    """The witness of a conclusion unreachable under the hypotheses: the reach check's configuration (or the data
+    adversary's data set) and the certified lower bound on the infimum; ``clcheck replay`` computes it again."""
+    where = row.get("config") if row.get("adversary") is None else f"the data set {row.get('kind')}"
+    return {"version": WITNESS_VERSION, "kind": "reach", "claim": claim.id, "reading": claim.reading,
+            "plugin": origin(claim.id), "role": "minimal", "statement": claim.statement_text(),
+            "description": f"{row.get('reach') or 'data adversary'} at {where}: {row['why']}",
+            "row": {**row, "verdict": getattr(row.get("verdict"), "value", row.get("verdict"))},
+            "adversary": row.get("adversary"), "seed": seed, "found_by": "reachability"}
 
 
 def experiment_witness(claim: Any, evidence: dict[str, Any], ctx: Any) -> dict[str, Any]:
@@ -182,8 +204,8 @@ def read_witness(path: Path) -> dict[str, Any]:
         raise WitnessError(str(exc)) from None
     if not isinstance(data, dict):
         raise WitnessError(f"witness file {str(path)!r} holds a JSON {type(data).__name__}, not an object")
-    needed = {"growth": GROWTH_FIELDS, "experiment": EXPERIMENT_FIELDS, "tightness": TIGHTNESS_FIELDS,
-              "closed": CLOSED_FIELDS}.get(data.get("kind"), REQUIRED_FIELDS)
+    needed = {"experiment": EXPERIMENT_FIELDS, "tightness": TIGHTNESS_FIELDS,
+              "closed": CLOSED_FIELDS, "parametric": PARAMETRIC_FIELDS, "reach": REACH_FIELDS}.get(data.get("kind"), REQUIRED_FIELDS)
     missing = [k for k in needed if k not in data]
     if missing:
         raise WitnessError(f"witness file {str(path)!r} lacks the field(s) {', '.join(missing)}: "
@@ -196,8 +218,6 @@ def read_witness(path: Path) -> dict[str, Any]:
     kind = data.get("kind")
     if kind == "tightness" and not _finite_number(data["ratio"]):
         raise WitnessError(f"witness file {str(path)!r}: the field ratio must be a finite number, not {data['ratio']!r}")
-    if kind == "growth" and not (isinstance(data["growth"], dict) and isinstance(data["growth"].get("name"), str)):
-        raise WitnessError(f"witness file {str(path)!r}: the field growth must be an object with a name (a string)")
     if kind == "experiment" and not (isinstance(data["evidence"], dict) and isinstance(data["audit_seed"], int)
                                      and not isinstance(data["audit_seed"], bool) and isinstance(data["quick"], bool)):
         raise WitnessError(f"witness file {str(path)!r}: an experiment witness needs evidence (an object), audit_seed "

@@ -39,8 +39,10 @@ from theorems.engine.rules import RULES, ROOMS
 from theorems.engine.rules.compare import ATOL, is_violation, same_margin
 from theorems.engine.rules.gate import gate
 from theorems.engine.verdict import Verdict
-from theorems.engine.witness import (read_witness, replay as replay_witness, replay_experiment, replay_growth,
-                                     replay_closed, replay_tightness, witness_files, write_witness)
+from theorems.engine.reach import replay_row
+from theorems.engine.witness import (read_witness, replay as replay_witness, replay_experiment,
+                                     replay_closed, replay_parametric, replay_tightness, witness_files,
+                                     write_witness)
 from theorems.frontend import proof_pages as pf
 from theorems.frontend import proof_run as pr
 from theorems.frontend import schedule
@@ -299,19 +301,15 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
         claim = claim.reading_named(reading)
     except ClaimError as exc:
         raise WitnessError(str(exc)) from None
-    if data.get("kind") == "experiment":
-        _replay_experiment(data, claim)
+    if data.get("kind") in ("experiment", "reach"):
+        (_replay_experiment if data["kind"] == "experiment" else _replay_reach)(data, claim)
         return
     if not isinstance(claim, StatementClaim):
         raise WitnessError(f"claim {claim.id} is not a statement claim: its witnesses are experiment witnesses")
-    if data.get("kind") == "growth":
-        _replay_growth(data, claim)
-        return
-    if data.get("kind") == "tightness":
-        _replay_tightness(data, claim)
-        return
-    if data.get("kind") == "closed":
-        _replay_closed(data, claim)
+    special = {"tightness": _replay_tightness, "closed": _replay_closed,
+               "parametric": _replay_parametric}.get(data.get("kind"))
+    if special is not None:
+        special(data, claim)
         return
     p = replay_witness(data, claim)
     console.print(f"claim {claim.id}: {shown(claim.statement_text())}")
@@ -359,6 +357,39 @@ def _replay_closed(data: dict, claim: Any) -> None:
     raise typer.Exit(1)
 
 
+def _replay_parametric(data: dict, claim: Any) -> None:
+    """An asymptotic part's witness family: take the ratio's exact limit again (sympy), under the reading's prefix;
+    exit 0 iff the family still refutes the part."""
+    m = replay_parametric(data, claim)
+    console.print(f"claim {claim.id} (reading {claim.reading}), part {shown(m.part)}")
+    console.print(f"family {shown(m.family)} (moves {shown(', '.join(m.moves))}): |lhs|/g = {shown(m.ratio)}, limit "
+                  f"{shown(m.limit or '-')} as {m.index} tends to its limit")
+    if m.valid and m.verdict == Verdict.REFUTED:
+        console.print(f"[bold red]the family still refutes {claim.id}[/bold red]: {shown(m.why)}")
+        return
+    console.print(f"[yellow]the family no longer refutes {claim.id}[/yellow]: "
+                  f"{shown(m.why if m.valid else m.why_invalid)}")
+    raise typer.Exit(1)
+
+
+def _replay_reach(data: dict, claim: Any) -> None:
+    """A reachability witness: bound the conclusion's infimum again at the recorded configuration (or on the data
+    adversary's set); exit 0 iff it is still certified unreachable."""
+    row = replay_row(data, claim)
+    where = row.get("config") if data.get("adversary") is None else f"the data set {row.get('kind')}"
+    console.print(f"claim {claim.id} (reading {claim.reading}): {shown(str(row.get('reach') or 'data adversary'))} at "
+                  f"{shown(str(where))}")
+    console.print(f"certified inf Q >= {shown(str(row.get('lower_text', row.get('lower'))))}; a value Q takes: "
+                  f"{shown(str(row.get('upper_text', row.get('upper'))))}")
+    if row.get("verdict") == Verdict.REFUTED:
+        console.print(f"[bold red]the conclusion is still unreachable: the witness still refutes {claim.id}[/bold red]: "
+                      f"{shown(row['why'])}")
+        return
+    console.print(f"[yellow]the conclusion is no longer certified unreachable: the witness no longer refutes {claim.id}"
+                  f"[/yellow]: {shown(str(row.get('why')))}")
+    raise typer.Exit(1)
+
+
 def _replay_experiment(data: dict, claim: Any) -> None:
     """An experiment witness: run the experiment again at the recorded audit seed and profile; exit 0 iff the
     recorded configuration (or witness family) still refutes the claim."""
@@ -376,20 +407,6 @@ def _replay_experiment(data: dict, claim: Any) -> None:
         console.print(f"[bold red]the recorded evidence still refutes {claim.id}[/bold red]")
     else:
         console.print(f"[yellow]the recorded evidence no longer refutes {claim.id}[/yellow]")
-        raise typer.Exit(1)
-
-
-def _replay_growth(data: dict, claim: Any) -> None:
-    """A growth witness: measure the claim's witness family again; exit 0 iff it still grows without bound."""
-    growth, verdict, why = replay_growth(data, claim)
-    console.print(f"claim {claim.id} (reading {claim.reading}): {shown(claim.statement_text())}")
-    console.print(f"witness family: {shown(growth.name)} along {growth.parameter}")
-    for x, r in zip(growth.xs, growth.ratios):
-        console.print(f"  {growth.parameter} = {x:g}: ratio {r:.6g}")
-    if verdict == Verdict.REFUTED:
-        console.print(f"[bold red]the family still refutes {claim.id}[/bold red]: {shown(why)}")
-    else:
-        console.print(f"[yellow]the family no longer refutes {claim.id}[/yellow]: {shown(why)}")
         raise typer.Exit(1)
 
 

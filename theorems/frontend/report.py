@@ -55,10 +55,12 @@ def verdict_text(r: ClaimResult) -> str:
 
 
 def verdict_counts(results: list[ClaimResult]) -> str:
-    """How many claims got each verdict; a proof that rests on unproved named results is counted apart."""
+    """How many claims got each verdict; a proof that rests on unproved named results, and a consistent experiment
+    that could not have refuted its statement (one-sided), are counted apart."""
     counts: dict[str, int] = {}
     for r in results:
-        key = "proved (modulo named results)" if r.verdict.value == "proved" and r.modulo else r.verdict.value
+        key = ("proved (modulo named results)" if r.verdict.value == "proved" and r.modulo else
+               "consistent (one-sided)" if r.verdict.value == "consistent" and r.one_sided else r.verdict.value)
         counts[key] = counts.get(key, 0) + 1
     return ", ".join(f"{key} {n}" for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
@@ -148,6 +150,7 @@ def _details(r: ClaimResult) -> list[str]:
         out.append(f"- tightness of `{t['part']}`: best {t['measure']} {fmt(t['best_ratio'], 6)} ({t['precision']}; found by "
                    f"{t['found_by']}; witness `witnesses/{r.id}.tight{i}.json`, `clcheck replay` re-evaluates it)"
                    + (f"; {t['sharp_constant']['text']}" if t.get("sharp_constant") else ""))
+    out += asymptotic_lines(r.asymptotic) + reach_lines(r.reach)
     if r.certificate:
         for c in r.certificate:
             out.append(f"- certificate [{c['method']}] {'PROVED' if c['ok'] else 'not proved'}: "
@@ -178,6 +181,43 @@ def _details(r: ClaimResult) -> list[str]:
     for section in r.artifacts:
         out += ["", section]
     out.append("")
+    return out
+
+
+def asymptotic_lines(measured: list[dict[str, Any]]) -> list[str]:
+    """One line per asymptotic part and witness family: what the family moves, whether the prefix lets it count,
+    the ratio |lhs|/g and its exact limit or its fit, and the family's verdict."""
+    out = []
+    for m in measured:
+        what = (f"|lhs|/g = `{m['ratio']}`, limit `{m['limit'] or '-'}` (sympy)" if m["source"] == "closed form" else
+                f"|lhs|/g on {len(m['xs'])} values of {m['index']}" + (
+                    f", log-log slope {m['slope']:.3f} +- {m['stderr']:.3f}" if m["slope"] is not None else ""))
+        counted = "counts" if m["valid"] else f"does NOT count ({m['why_invalid']})"
+        out.append(f"- asymptotic `{cell(m['part'])}` along {cell(m['family'])} (moves {', '.join(m['moves'])}; "
+                   f"{counted}): {what}; {m['verdict']}: {cell(m['why'] or m['error'])}")
+    return out
+
+
+def reach_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """One line per reachability row: the configuration or the adversary's data set, the certified lower bound on
+    the infimum of the conclusion's quantity, a value it takes, and the row's verdict."""
+    out = []
+    for row in rows:
+        if "kind" in row:
+            where = f"data set `{row['kind']}` ({row['tries']}; {row['size']} items)"
+            if not row["admissible"]:
+                out.append(f"- data adversary: {where}: not admitted by the hypotheses ({', '.join(row['failed'])})")
+                continue
+        else:
+            where = f"{row['reach']} at {row['config']}"
+        bound = (f"error: {row['error']}" if row.get("error") else
+                 f"certified inf >= {row.get('lower_text', '-')}" + (f" (exactly {row['exact']})" if row.get("exact")
+                                                                     else "")
+                 + f", a value taken {row.get('upper_text', '-')}")
+        trained = f"; short training run: final {fmt(row['trained']) if isinstance(row['trained'], float) else row['trained']}" \
+            if "trained" in row else ""
+        verdict = f"; {row['verdict']}: {cell(row['why'])}" if row.get("verdict") else ""
+        out.append(f"- reachability: {cell(where)}: {bound}{trained}{verdict}")
     return out
 
 

@@ -23,6 +23,7 @@ runs, with the runs as prerequisites) instead of random draws: ``Family(..., sna
 
 from __future__ import annotations
 
+import copy
 import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -37,11 +38,12 @@ from numerics.errors import AssumptionError
 from theorems.engine.culprit import blame
 
 SCALE_MOVES = (2.0, 0.5)  # the common factors the tightness search tries on a subject's free scale
+JOINT_GRID = 8  # values per scalar parameter in the search's joint moves (an integer range of up to 32: every value)
 from theorems.engine.errors import ClaimError
 from theorems.engine.family import SubjectFamily
 from theorems.engine.quantity import declared
 from theorems.subjects.parts import (Distribution, Embeddings, Fixed, Given, Graph, Integer, JointDistribution, Part,
-                                     Scalar, Vector)
+                                     Pinned, Scalar, Vector)
 
 @dataclass(frozen=True, eq=False)
 class Subject:
@@ -100,7 +102,7 @@ class View:
             if part is None:
                 raise AttributeError(f"family {self._family.name!r} has no part or size {name!r}")
             value = self._subject.values[name]
-            if isinstance(part, Integer):
+            if isinstance(part, Integer) or (isinstance(part, Pinned) and isinstance(part.part, Integer)):
                 self._cache[name] = int(value)
             elif self._params is not None and part.continuous:
                 self._cache[name] = part.from_param(self._params[self._continuous.index(name)], self._xp)
@@ -186,6 +188,35 @@ class Family(SubjectFamily):
         except KeyError:
             raise ClaimError(f"family {self.name!r} has no scalar, integer or size named {name!r} "
                              f"(it has {sorted(self.part_symbols)})") from None
+
+    def span_of(self, name: str) -> tuple[float, float, bool] | None:
+        """(lo, hi, integer) of a size, a scalar or an integer part: the range a grid over it may take; None for
+        anything else."""
+        if name in self.dims:
+            lo, hi = self.dims[name]
+            return float(lo), float(hi), True
+        part = self.parts.get(name)
+        if isinstance(part, Scalar):
+            return part.lo, part.hi, False
+        if isinstance(part, Integer):
+            return float(part.lo), float(part.hi), True
+        return None
+
+    def pinned(self, values: Mapping[str, Any]) -> "Family":
+        """This family with some sizes and parts held at one value each (their quantity symbols unchanged): what the
+        engine's grid over an asymptotic parameter climbs at one point of the grid."""
+        out = copy.copy(self)
+        out.dims, out.parts = dict(self.dims), dict(self.parts)
+        for name, value in values.items():
+            if name in out.dims:
+                out.dims[name] = (int(value), int(value))
+            elif name in out.parts:
+                part = out.parts[name]
+                out.parts[name] = Pinned(part.part if isinstance(part, Pinned) else part, value)
+            else:
+                raise ClaimError(f"family {self.name!r} has no size or part {name!r} to pin")
+        out.examples, out.listed = [], None
+        return out
 
     def range_of(self, symbol: sympy.Symbol) -> tuple[float, float]:
         """A quantity's trivial range on this family: the family's own (``ranges``), else the declared one."""
@@ -320,6 +351,24 @@ class Family(SubjectFamily):
         for p, part in self.concrete_parts(subject).items():
             for value in part.neighbours(subject.values[p]):
                 yield Subject(dict(subject.dims), {**subject.values, p: value}, subject.source)
+
+    def joint_moves(self, subject: Subject) -> Iterable[tuple[str, Any, list[Subject]]]:
+        """For each scalar or integer part and each value of its grid (:meth:`Part.grid`): the subject with the part
+        at that value, and the same with every part that has a free scale multiplied by value / old value (the
+        points moved to the new radius), when that ratio is positive."""
+        for name, part in self.concrete_parts(subject).items():
+            if not isinstance(part, (Scalar, Integer)):
+                continue
+            old = subject.values[name]
+            for value in part.grid(JOINT_GRID):
+                if value == old:
+                    continue
+                moved = Subject(dict(subject.dims), {**subject.values, name: value}, subject.source)
+                candidates = [moved]
+                scaled = self.scaled(moved, value / old) if old and value / old > 0 else None
+                if scaled is not None:
+                    candidates.append(Subject(dict(scaled.dims), {**scaled.values, name: value}, subject.source))
+                yield name, value, candidates
 
     def scaled(self, subject: Subject, factor: float) -> Subject | None:
         """The subject with every part that has a free scale (embeddings, points, vectors) multiplied by ``factor``;

@@ -98,6 +98,11 @@ class Part:
         """Values one move away, for the tightness search's discrete moves (default: the simpler ones)."""
         return self.simpler(value)
 
+    def grid(self, count: int) -> list[Any]:
+        """Values across the part's whole range, for the search's joint moves (a scalar parameter or a radius moved
+        with the subject): none for a part without a scalar range."""
+        return []
+
     def delete(self, value: Any, axis: int, index: int) -> Any:
         """``value`` with entry ``index`` removed along its ``axis``-th axis."""
         return np.delete(np.asarray(value), index, axis=axis)
@@ -168,6 +173,12 @@ class Scalar(Part):
     def from_param(self, w: Any, xp: Backend) -> Any:
         return self.lo + (self.hi - self.lo) / (1 + xp.exp(-w))
 
+    def grid(self, count: int) -> list[Any]:
+        """``count`` values from lo to hi: geometric when the range is positive, else evenly spaced."""
+        if self.lo > 0:
+            return [self.lo * (self.hi / self.lo) ** (k / (count - 1)) for k in range(count)]
+        return [self.lo + (self.hi - self.lo) * k / (count - 1) for k in range(count)]
+
     def simpler(self, value: Any) -> Iterable[Any]:
         for v in (round(float(value)), 1.0, round(float(value), 1), round(float(value), 3), self.lo):
             if v != value and self.lo <= v <= self.hi:
@@ -215,6 +226,17 @@ class Integer(Part):
     def neighbours(self, value: Any) -> Iterable[Any]:
         """The integers next to ``value`` inside [lo, hi]."""
         return [v for v in (int(value) - 1, int(value) + 1) if self.lo <= v <= self.hi]
+
+    def grid(self, count: int) -> list[Any]:
+        """Every integer of a range of at most ``4 count`` values; else ``count`` spread geometrically (or evenly
+        when the range reaches 0 or below), the ends included."""
+        if self.hi - self.lo + 1 <= 4 * count:
+            return list(range(self.lo, self.hi + 1))
+        if self.lo > 0:
+            spread = {round(self.lo * (self.hi / self.lo) ** (k / (count - 1))) for k in range(count)}
+        else:
+            spread = {round(self.lo + (self.hi - self.lo) * k / (count - 1)) for k in range(count)}
+        return sorted(spread)
 
     def to_json(self, value: Any) -> Any:
         return int(value)
@@ -557,6 +579,50 @@ class JointDistribution(_Masses):
     @property
     def axes(self) -> tuple[str, ...]:  # type: ignore[override]
         return tuple(self.sizes)
+
+
+@dataclass(frozen=True, eq=False)
+class Pinned(Part):
+    """A part held at one value (the engine's grid over an asymptotic parameter and its joint moves pin a part):
+    it draws only that value, is never searched, and hands it to the formulas, reads and writes it as the original
+    part does."""
+
+    part: Part
+    value: Any
+    continuous = False
+    kind = "pinned"
+
+    @property
+    def axes(self) -> tuple[str, ...]:  # type: ignore[override]
+        return self.part.axes
+
+    def resolve(self, context: Mapping[str, Any]) -> Part:
+        """The pinned part of a ``Given`` is the concrete part it builds, still pinned."""
+        inner = self.part.resolve(context)
+        return self if inner is self.part else Pinned(inner, self.value)
+
+    def strategy(self, shape: tuple[int, ...]) -> st.SearchStrategy[Any]:
+        return st.just(self.value)
+
+    def to_backend(self, value: Any, xp: Backend) -> Any:
+        return int(value) if isinstance(self.part, Integer) else self.part.to_backend(value, xp)
+
+    def validate(self, value: Any, shape: tuple[int, ...], name: str) -> None:
+        self.part.validate(value, shape, name)
+        if json.dumps(self.part.to_json(value)) != json.dumps(self.part.to_json(self.value)):
+            raise AssumptionError(f"part {name!r} is pinned to {self.part.describe(self.value)}")
+
+    def size_of(self, value: Any) -> int:
+        return self.part.size_of(value)
+
+    def to_json(self, value: Any) -> Any:
+        return self.part.to_json(value)
+
+    def read(self, data: Any, shape: tuple[int, ...], name: str, where: str) -> Any:
+        return self.part.read(data, shape, name, where)
+
+    def describe(self, value: Any) -> str:
+        return self.part.describe(value)
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,17 @@ breaks each rule by hand to see a row fail. The rooms:
   across precisions, strict parts, brackets, the extended reals, measured relations of experiments;
 * :mod:`~theorems.engine.rules.informative` -- when a subject could not have failed;
 * :mod:`~theorems.engine.rules.statement` -- a statement claim's verdict, part statuses, proof chains;
+* :mod:`~theorems.engine.rules.asymptotic` -- which witness families count under a prefix, what their ratios say;
+* :mod:`~theorems.engine.rules.reach` -- whether a conclusion is reachable at all, read with the prefix;
 * :mod:`~theorems.engine.rules.experiment` -- an experiment claim's verdict (seeds, maps, growth);
 * :mod:`~theorems.engine.rules.proof` -- the status of a printed proof's step;
 * :mod:`~theorems.engine.rules.gate` -- readings, the headline, what is expected, pass or fail;
 * :mod:`~theorems.engine.rules.kinds` -- verdicts fixed by the claim's kind, and errors.
 """
 
-from theorems.engine.rules import compare, experiment, gate, informative, kinds, proof, statement  # noqa: F401
+from theorems.engine.rules import (asymptotic, compare, experiment, gate, informative, kinds, proof,  # noqa: F401
+                                   reach, statement)
 from theorems.engine.rules.table import RULES, ROOMS, Judgement, Rule
 
-__all__ = ["RULES", "ROOMS", "Judgement", "Rule", "compare", "experiment", "gate", "informative", "kinds", "proof",
-           "statement"]
+__all__ = ["RULES", "ROOMS", "Judgement", "Rule", "asymptotic", "compare", "experiment", "gate", "informative", "kinds",
+           "proof", "reach", "statement"]

@@ -34,6 +34,7 @@ import numpy as np
 
 from theorems.engine.experiment import MIN_SEEDS, ExperimentOutcome, Growth, Observation, RegimeCheck
 from theorems.engine.rules.compare import decide
+from theorems.engine.rules.reach import reach_verdict
 from theorems.engine.rules.table import Judgement, rule
 from theorems.engine.verdict import Verdict
 
@@ -147,8 +148,9 @@ def fit_growth(xs: Sequence[float], ratios: Sequence[float]) -> Fit:
 @rule("experiment.growth")
 def growth_verdict(g: Growth) -> tuple[Verdict, str]:
     """Along a witness family: sympy's limit decides (infinite: refuted; finite: consistent); else the
-    log-log slope: <= bounded_slope -> consistent (not a proof), >= unbounded_slope with the ratio rising over
-    the last half -> refuted, in between -> inconclusive; fewer than 3 positive finite points -> untested."""
+    log-log slope: <= bounded_slope -> consistent (not a proof), >= unbounded_slope -> inconclusive with the fit
+    (a measured growth never refutes), in between -> inconclusive;
+    fewer than 3 positive finite points -> untested."""
     where = f"{g.name} along {g.parameter} = {g.xs[0]:g}..{g.xs[-1]:g}" if g.xs else g.name
     if g.limit is not None:
         note = f" ({g.limit_note})" if g.limit_note else ""
@@ -161,8 +163,9 @@ def growth_verdict(g: Growth) -> tuple[Verdict, str]:
     fit = fit_growth(*zip(*points))
     if fit.slope <= g.bounded_slope:
         return C, f"{where}: {fit.text()} <= {g.bounded_slope:g}: bounded along this family (not a proof)"
-    if fit.slope >= g.unbounded_slope and fit.rising:
-        return R, f"{where}: {fit.text()} >= {g.unbounded_slope:g}: grows without bound along this family"
+    if fit.slope >= g.unbounded_slope:
+        return I, (f"{where}: {fit.text()} >= {g.unbounded_slope:g}: measured growth along this family (a fit, not "
+                   "a certified bound: inconclusive)")
     return I, f"{where}: {fit.text()}: between bounded (<= {g.bounded_slope:g}) and unbounded (>= {g.unbounded_slope:g})"
 
 
@@ -310,3 +313,23 @@ def _certified(certificates: Sequence[Any], observations: Sequence[Observation] 
     failed = [c.statement for c in certificates if not c.ok]
     return C, ("certified on part of the domain only: " + (partial or "none")
                + (f"; not certified: {failed}" if failed else ""))
+
+
+@rule("experiment.unreachable")
+def conclusion_unreachable(rows: Sequence[dict[str, Any]], judgement: Judgement) -> Judgement | None:
+    """A conclusion the hypotheses make unreachable (reach.claim refutes: a certified infimum above a level the
+    adversary picks afterwards) refutes the experiment claim whatever its runs show; the runs' rows stay in the
+    report."""
+    reached = reach_verdict(rows)
+    if reached is None or reached.verdict != R:
+        return None
+    return Judgement(R, f"{reached.reason} -- whatever a run shows. The runs: {judgement.reason}", judgement.rows,
+                     rule="experiment.unreachable")
+
+
+@rule("experiment.one_sided")
+def one_sided_label(verdict: Verdict, one_sided: str, premise_checked: bool) -> str:
+    """An experiment that can support but never refute its universal statement (the claim says why in
+    ``one_sided``) is labelled while it is consistent and no reachability check or data adversary was applied to
+    it: ``consistent (one-sided: why)``, counted apart in the report."""
+    return one_sided if verdict == C and one_sided and not premise_checked else ""

@@ -1,7 +1,7 @@
 """The verdict of a statement claim, read from the evidence its check gathered.
 
 :mod:`theorems.engine.check` gathers the evidence (certificates, the subjects tried and how many
-were informative, confirmed violations, growth along witness families, proof chains) into a
+were informative, confirmed violations, asymptotic parts along witness families, reachability, proof chains) into a
 :class:`StatementEvidence`; :func:`statement_verdict` reads the verdict by the first rule of
 :data:`CASCADE` that applies. The order is the rules' priority: a proof that the hypotheses cannot
 hold together comes first, a confirmed violation before any certificate, vacuity before proof.
@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence
 
 from theorems.engine.errors import ClaimError
 from theorems.engine.rules.compare import is_violation
+from theorems.engine.rules.reach import reach_verdict
 from theorems.engine.rules.table import Judgement, rule
 from theorems.engine.verdict import PartStatus, Verdict
 
@@ -28,10 +29,15 @@ class StatementEvidence:
     violations: int = 0  # confirmed violations
     undecided: list[str] = field(default_factory=list)  # candidates no high-precision value could decide
     closed_violations: list[dict[str, Any]] = field(default_factory=list)  # closed parts an enclosure refutes
+    # asymptotic parts along witness families: dicts with part, family, valid, why_invalid and the family's
+    # verdict and why (theorems.engine.rules.asymptotic)
+    asymptotic: list[dict[str, Any]] = field(default_factory=list)
+    # reachability rows with a verdict (theorems.engine.reach: a reach check's configurations, the data adversary's
+    # admissible sets with a certified infimum)
+    reach: list[dict[str, Any]] = field(default_factory=list)
     unsatisfiable: list[Any] = field(default_factory=list)  # certificates claiming the hypotheses cannot hold together
     vacuity: list[Any] = field(default_factory=list)  # certificates claiming the bound cannot bind
     never_binds: bool = False  # the range rule made every subject uninformative
-    growth: list[tuple[Verdict, str]] = field(default_factory=list)  # each witness family's verdict and why
     part_status: dict[str, PartStatus] = field(default_factory=dict)
     trivial_summary: str = ""  # why the subjects were uninformative, per part
     vacuity_reason: str = ""  # the smallest bounds seen (for a bound that never binds)
@@ -71,6 +77,14 @@ def _violated(ev: StatementEvidence) -> Judgement | None:
     return Judgement(Verdict.REFUTED) if ev.violations > 0 else None
 
 
+@_cascade("statement.unreachable")
+def _unreachable(ev: StatementEvidence) -> Judgement | None:
+    """A conclusion the hypotheses make unreachable (reach.claim: a certified infimum above a level the adversary
+    picks afterwards) refutes, with no subject needed."""
+    judged = reach_verdict(ev.reach)
+    return judged if judged is not None and judged.verdict == Verdict.REFUTED else None
+
+
 @_cascade("statement.closed_violation")
 def _closed(ev: StatementEvidence) -> Judgement | None:
     """A closed part (no free symbol) whose interval enclosure of its margin lies entirely on the wrong side of the
@@ -82,11 +96,16 @@ def _closed(ev: StatementEvidence) -> Judgement | None:
                                       f"lies in [{c['lower'][:24]}, {c['upper'][:24]}] (arb interval arithmetic)")
 
 
-@_cascade("statement.growth_unbounded")
-def _growth_refutes(ev: StatementEvidence) -> Judgement | None:
-    """A witness family along which the bounded ratio grows without bound (experiment.growth) refutes."""
-    refuting = [why for verdict, why in ev.growth if verdict == Verdict.REFUTED]
-    return Judgement(Verdict.REFUTED, refuting[0]) if refuting else None
+@_cascade("statement.asymptotic_unbounded")
+def _asymptotic_refuted(ev: StatementEvidence) -> Judgement | None:
+    """An asymptotic part whose ratio a valid witness family certifiably drives past any constant (an exact limit:
+    asymptotic.limit) refutes -- only a family the prefix lets depend on the parameter counts."""
+    refuting = [m for m in ev.asymptotic if m["valid"] and m["verdict"] == Verdict.REFUTED]
+    if not refuting:
+        return None
+    m = refuting[0]
+    return Judgement(Verdict.REFUTED, f"`{m['part']}` along the family {m['family']} (it moves "
+                                      f"{', '.join(m['moves']) or 'nothing'}): {m['why']}")
 
 
 @_cascade("statement.unconfirmed_candidate")
@@ -112,12 +131,14 @@ def _vacuous(ev: StatementEvidence) -> Judgement | None:
     return Judgement(Verdict.VACUOUS, reason)
 
 
-@_cascade("statement.growth_open")
-def _growth_open(ev: StatementEvidence) -> Judgement | None:
-    """A witness family whose growth is neither bounded nor unbounded (or cannot be fitted) makes the claim
-    inconclusive."""
-    open_ = [why for verdict, why in ev.growth if verdict in (Verdict.INCONCLUSIVE, Verdict.UNTESTED)]
-    return Judgement(Verdict.INCONCLUSIVE, "; ".join(open_)) if open_ else None
+@_cascade("statement.asymptotic_open")
+def _asymptotic_open(ev: StatementEvidence) -> Judgement | None:
+    """An asymptotic part whose ratio a valid family shows growing only as a measurement (a fitted exponent), or
+    whose family could not be read (a limit sympy cannot take), leaves the claim inconclusive, with the fit."""
+    open_ = [m for m in ev.asymptotic if m["valid"] and m["verdict"] in (Verdict.INCONCLUSIVE, Verdict.UNTESTED)]
+    if not open_:
+        return None
+    return Judgement(Verdict.INCONCLUSIVE, "; ".join(f"`{m['part']}` along {m['family']}: {m['why']}" for m in open_))
 
 
 @_cascade("statement.certified")
@@ -130,10 +151,39 @@ def _certified(ev: StatementEvidence) -> Judgement | None:
 
 @_cascade("statement.informative")
 def _consistent(ev: StatementEvidence) -> Judgement | None:
-    """Informative subjects tried without a violation -- or witness families all bounded when no subject was
-    drawn -- give consistent."""
-    bounded_only = bool(ev.growth) and all(v == Verdict.CONSISTENT for v, _ in ev.growth) and ev.tried == 0
-    return Judgement(Verdict.CONSISTENT) if ev.informative > 0 or bounded_only else None
+    """Informative subjects tried without a violation -- or, with no subject tried, asymptotic parts bounded along
+    every valid witness family, or a conclusion reached at some level of the reachability check (reach.claim) --
+    give consistent."""
+    bounded = [m for m in ev.asymptotic if m["valid"] and m["verdict"] == Verdict.CONSISTENT]
+    reached = reach_verdict(ev.reach)
+    bounded_only = bool(bounded) and ev.tried == 0
+    if reached is not None and reached.verdict == Verdict.CONSISTENT and ev.informative == 0 and not bounded:
+        return reached
+    if not (ev.informative > 0 or bounded_only):
+        return None
+    if bounded:
+        return Judgement(Verdict.CONSISTENT, "bounded along the witness families "
+                                             + ", ".join(sorted({m["family"] for m in bounded})) + " (not a proof)")
+    return Judgement(Verdict.CONSISTENT)
+
+
+@_cascade("statement.asymptotic_no_witness")
+def _asymptotic_no_witness(ev: StatementEvidence) -> Judgement | None:
+    """Asymptotic parts whose every witness family is invalid under the prefix (each moves an object the constant
+    may depend on), with no subject tried: untested, naming why each family does not count."""
+    if ev.tried > 0 or not ev.asymptotic or any(m["valid"] for m in ev.asymptotic):
+        return None
+    return Judgement(Verdict.UNTESTED, "no witness family counts under this prefix: " + "; ".join(
+        f"{m['family']}: {m['why_invalid']}" for m in ev.asymptotic))
+
+
+@_cascade("statement.reach_open")
+def _reach_open(ev: StatementEvidence) -> Judgement | None:
+    """Reachability rows, no subject tried, and no row decided (no level reached, nothing refuted): untested, with
+    what the rows say (reach.claim)."""
+    if ev.tried > 0 or not ev.reach:
+        return None
+    return reach_verdict(ev.reach)
 
 
 @_cascade("statement.uninformative")

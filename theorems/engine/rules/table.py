@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: the rooms of the authority, in the order the README presents them
-ROOMS = ("compare", "informative", "statement", "experiment", "proof", "reading", "gate", "claim")
+ROOMS = ("compare", "informative", "statement", "asymptotic", "reach", "experiment", "proof", "reading", "gate",
+         "claim")
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ import numpy as np
 from sympy import E, Eq, Float, Ge, Le, exp, log, sqrt
 
 from numerics.backend import FLOAT
-from theorems import (Assumption, Claim, exists, ExperimentClaim, forall, Informative, Kind,
-                      Part, parts, Reading, Sharp, Source, UnencodableClaim, equal, holds)
+from theorems import (Assumption, Claim, big_o, exists, ExperimentClaim, forall, Informative, Kind,
+                      Part, parts, Reading, Sharp, Source, equal, holds)
 from theorems.papers.huang import augmented as ag
 from theorems.papers.huang import subjects as aq
 from theorems.papers.huang import experiments as huang_experiments
@@ -27,6 +27,7 @@ from theorems.papers.huang import full_proofs
 from theorems.papers.huang import lemma1_proof
 from theorems.papers.huang import theorem2_proof
 from theorems.papers.huang import definition1
+from theorems.papers.huang import continuous as hc
 from theorems.papers.huang.plugin import PLUGIN
 from theorems.papers.huang.subjects import augmented_family
 
@@ -434,6 +435,9 @@ def theorem1_prefix(augmentation: str, uniform_in_f: bool) -> tuple[Any, ...]:
                                asymptotic="O(1/eps)"), eps)
 
 
+THEOREM1_ETA = big_o(aq.R_eps, sqrt(aq.L_align) / aq.eps_s, constant="c",
+                     label="eta(eps) = O(1/eps): R_eps <= (c/eps) sqrt(L_align), one c for every later object")
+SPIKE = other_readings.spike_family(aq.R_eps, aq.L_align, aq.eps_s)
 THEOREM1_LITERAL = ("printed order: the hypothesis binds f and L before the 'where' clause introduces "
                     "eta(eps) = O(1/eps), so its constant may depend on f, L and the setting")
 THEOREM1_UNIFORM_TEXT = (
@@ -453,7 +457,7 @@ THEOREM1_UNIFORM_OVER_SETS = Reading(
                                           asymptotic="O(1/eps)"),
             forall("data", f"data distributions with {FINITE_AUG}"), encoder("L-Lipschitz encoders"),
             forall("eps", "eps > 0")),
-    growth=(other_readings.spike_growth,),
+    known_refutation="huang.theorem1.uniform-over-sets.json",
     certificates=())  # the proof's constant |A|/sqrt 2 depends on the augmentation sets, bound after c here
 
 THEOREM1_DERIVED = (
@@ -478,6 +482,10 @@ PLUGIN.claim(Claim(
     literal=THEOREM1_LITERAL,
     readings=(THEOREM1_UNIFORM_IN_F, THEOREM1_UNIFORM_OVER_SETS),
     artifacts=(other_readings.theorem1_growth_artifact,),
+    # the asymptotic part and the spike family under every prefix: the family moves the augmentation sets, which
+    # the constant of the literal and 'eta uniform over f' readings may depend on, so there it is reported, not counted
+    asymptotic=(THEOREM1_ETA,),
+    parametric=(SPIKE,),
     statement=(
         Part(Le(aq.R_eps ** 2, aq.A_size ** 2 / 2 * aq.L_align / aq.eps_s ** 2), proofs.THEOREM1_MAIN,
              informative=Informative("R_eps > 0 and |A|^2 L_align/(2 eps^2) < 1", _theorem1_informative)),
@@ -501,8 +509,10 @@ PLUGIN.claim(Claim(
              "checked constant |A|/sqrt(2) depends on the augmentation sets only, so one check witnesses both "
              "readings (the literal one, whose constant may also depend on f and L, and 'eta(eps) uniform over "
              "f'). A third reading, 'eta(eps) depends on eps (and L) only, uniform over the augmentation sets', "
-             "is refuted by its witness family (|A| = a growing at a fixed L: the ratio R_eps^2 eps^2 / L_align "
-             "= a^2/(8(a - 1)) -> oo, sympy; a growth witness that replays).",
+             "is refuted by its witness family (|A| = a growing at the fixed L = 1/2, eps = 1/4: R_eps eps / "
+             "sqrt(L_align) = a / sqrt(8 (a - 1)) -> oo, the engine's exact sympy limit, rule asymptotic.limit; a "
+             "parametric witness that replays). The same family is reported under the other two prefixes and does "
+             "not count there: it moves the augmentation sets, which their constant may depend on.",
 ))
 
 THEOREM3_LABEL = "mu_k^T mu_l <= log(exp(L_2/(p_k p_l)) - e)"
@@ -579,22 +589,62 @@ PLUGIN.edges([
 ])
 
 
-# What the slides leave undetermined (the determined part is huang.theorem1)
-PLUGIN.claim(UnencodableClaim(
+# Theorem 1 for general augmentation distributions (issue 38): continuous subjects and witness families
+FULL_SUPPORT_AUG = "augmentation sets A(x) with a distribution of x1, x2 charging all of A(x) (continuous ones too)"
+ETA_AS_EPS_TO_0 = big_o(hc.R_eps ** 2, hc.L_align / hc.eps_s ** 2, parameter=hc.eps_s, limit=0, constant="c",
+                        label="eta(eps) = O(1/eps) as eps -> 0+: R_eps^2 <= (c/eps)^2 L_align for small eps")
+ETA_GLOBAL = big_o(hc.R_eps ** 2, hc.L_align / hc.eps_s ** 2, constant="c",
+                   label="eta(eps) <= c/eps for every eps > 0: R_eps^2 <= (c/eps)^2 L_align, one c for every eps")
+UNALIGNED_PART = Part(
+    Le(hc.R_eps_unaligned, 0),
+    "R_eps^2 <= eta(eps)^2 L_align at a subject with L_align = 0 (eta(eps) a finite number): R_eps = 0",
+    informative=hc.ALIGNED)
+GENERAL_READINGS = (
+    Reading("any distribution on A(x)",
+            "'E_{x1, x2 in A(x)}' read as an expectation under ANY distribution of x1, x2 on the set A(x), which may "
+            "leave part of A(x) uncharged, while S_eps (hence R_eps) still ranges over the whole set A(x). What "
+            "separates it from the literal reading: a density that misses part of A(x)",
+            prefix=theorem1_prefix(GENERAL_AUG, False), assumptions=(),
+            subjects=(hc.WITH_ZERO_MASS_PART,),
+            known_refutation="huang.theorem1.general.any-distribution.json"),
+    Reading("eta uniform over f", THEOREM1_UNIFORM_TEXT + ". eta is a function of eps (and the setting, L): its "
+            "O-constant and the range of eps where it applies are fixed before f",
+            prefix=theorem1_prefix(FULL_SUPPORT_AUG, True),
+            parametric=(hc.tent_family(),),
+            known_refutation="huang.theorem1.general.eta-uniform-over-f.json"),
+    Reading("eta(eps) <= c/eps for every eps > 0",
+            "'eta(eps) = O(1/eps)' read as a bound for every eps > 0 (one constant c, eps free afterwards) instead of "
+            "a bound as eps -> 0; the constant may still depend on f, L and the setting. What separates it from the "
+            "literal reading: large eps. It can fail only where f(A(x)) is unbounded (on a bounded set R_eps = 0 for "
+            "eps >= diam f(A(x)), and the literal argument applies): Gaussian augmentation, A(x) = R",
+            asymptotic=(ETA_GLOBAL,),
+            parametric=(hc.gaussian_family(),),
+            known_refutation="huang.theorem1.general.global-o.json"),
+)
+
+PLUGIN.claim(Claim(
     id="huang.theorem1.general", kind=Kind.INEQUALITY,
     source=source("Theorem 1 (Upper Bound of R_eps), general augmentations"),
-    prefix=theorem1_prefix(GENERAL_AUG, False),
-    literal=THEOREM1_LITERAL,
-    readings=(Reading("eta uniform over f", THEOREM1_UNIFORM_TEXT, prefix=theorem1_prefix(GENERAL_AUG, True)),),
-    reason="eta(eps) = O(1/eps) is printed without its constant or the quantities it depends on "
-           "(L, the augmentation distribution), and clcheck's augmented subjects are finite: it cannot represent a "
-           "continuous augmentation distribution, and it reads no growth measurement for a statement claim. What "
-           "the readings give (worked out, not checked by the engine): the literal reading (the constant may depend "
-           "on f) holds for every encoder whose embedded augmentation sets have bounded diameter D -- c = "
-           "D/sqrt(L_align(f)), and R_eps = 0 for every eps > 0 when L_align(f) = 0 and f is continuous on the "
-           "support -- so it says almost nothing; the reading 'eta(eps) uniform over f' is false: A(x) = [0, 1] "
-           "with the uniform distribution and f a tent of slope L and height 2 eps give R_eps^2 eps^2 / L_align = "
-           "3 L^2 / (32 eps (L - 3 eps)) -> oo as eps -> 0+ (sympy; huang.theorem1's report section). Only the "
-           "finite uniform-augmentation instance eta(eps) = |A| / (sqrt(2) eps) is determined, and that is "
-           "huang.theorem1.",
+    prefix=theorem1_prefix(FULL_SUPPORT_AUG, False),
+    literal=THEOREM1_LITERAL + "; x1, x2 drawn from a distribution charging all of A(x) ('x1, x2 in A(x)'); "
+            "eta(eps) = O(1/eps) as eps -> 0+",
+    readings=GENERAL_READINGS,
+    statement=(UNALIGNED_PART,),
+    asymptotic=(ETA_AS_EPS_TO_0,),
+    parametric=(hc.tent_family(),),
+    assumptions=(hc.FULL_SUPPORT,),
+    subjects=(hc.CONTINUOUS,),
+    encoding="Continuous augmentation distributions (theorems/papers/huang/continuous.py): one sample x, A(x) = "
+             "[0, 1], x1, x2 iid from a piecewise-linear density on [0, 1], f a 1-Lipschitz piecewise-linear map "
+             "(L = 1: R_eps^2 eps^2 / L_align is unchanged when f and eps are scaled together), eps in [1e-3, 1]; "
+             "R_eps = 1[diam f(A(x)) > eps] and L_align = 2 Var f(x1), exact. eta(eps) is printed without its "
+             "constant, so the statement is (i) the asymptotic part R_eps^2 = O(L_align/eps^2) as eps -> 0+ with the "
+             "prefix's constant c (checked along the tent family f_t = max(0, 2t - |s - 1/2|), eps = t, closed forms "
+             "from the subjects' own exact functions), and (ii) what the inequality says at one subject for any "
+             "finite eta(eps): L_align = 0 forces R_eps = 0. Literal: c may depend on the setting, f and L, so only "
+             "eps moves; "
+             "with full support and bounded A(x), R_eps = 0 for eps >= D = diam f(A(x)) and R_eps^2 eps^2 / L_align "
+             "<= D^2 / L_align otherwise (L_align = 0 with full support makes f constant on A(x)): it holds, and "
+             "says little. The tent family moves f, which the literal constant may depend on: it counts only under "
+             "'eta uniform over f' (ratio 3 L^2 / (32 eps (L - 3 eps)) -> oo).",
 ))

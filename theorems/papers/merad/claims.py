@@ -23,6 +23,8 @@ from theorems.papers.merad import coupons as cp
 from theorems.papers.merad import learned as lr
 from theorems.papers.merad import mixtures as mx
 from theorems.papers.merad import triplets as tp
+from theorems.papers.merad import theorem1_reach as t1
+from theorems.papers.merad import lemma7_data as l7
 from theorems.papers.merad import vectors as vec
 from theorems import (Assumption, Claim, exists, ExperimentClaim, forall, holds, Informative,
                       Kind, Part, parts, Reading, Sharp, Source, at_most)
@@ -161,8 +163,8 @@ PLUGIN.claim(Claim(
     subjects=(mixture_family(classes=(1, 3), negatives=(1, 6), n_at_least_classes=True, structured=0.3),
               experiments.learned_section3(negatives=True, every_step=False)),
     certificates=(finite_proofs.lemma2_coq,),
-    prefix=(SETTING,
-            exists("c_N", "c_N > 0", depends_on=(), asymptotic="N = Omega(N_C log N_C)"),
+    prefix=(exists("c_N", "c_N > 0 (absolute: bound first)", depends_on=(), asymptotic="N = Omega(N_C log N_C)"),
+            SETTING,
             forall("N", "integers N >= c_N N_C log N_C (the number of negatives)"), ENCODER),
     literal="the sentence as printed: 'assume that N satisfies N = Omega(N_C log N_C)' -- an absolute constant c_N "
             "(the sentence names no dependence); the check covers every reading of the constant at once (see encoding)",
@@ -466,7 +468,9 @@ PLUGIN.claim(Claim(
         subjects=(TrainingSets(samples=(3, 9), disjoint=True),
                   LearnedTrainingSets(experiments.triplet_outputs, "Theorem 1 GD runs on digits",
                                       experiments.theorem1_prerequisites)),
+        data_adversary=(l7.adversary(disjoint=True),),
         known_refutation=""),),
+    data_adversary=(l7.adversary(),),
     literal="Lemma 7's hypotheses as printed: Assumption 2 and the gradient bound, nothing on how the triplets share "
             "samples",
     notes="Refuted as printed: when a sample serves two triplets their loss vectors can cancel in the gradient "
@@ -619,7 +623,18 @@ PLUGIN.claim(ExperimentClaim(
                       prefix=(forall("run", f"the runs (Section 5 and Theorem 1), {RUNS} seeds each"),
                               exists("(eta, C)", "constants 0 < eta < C < +oo", depends_on=("run",)),
                               forall("x", "X_data at the last logged step")),
-                      experiment=observations.assumption2_constants_at_end),),
+                      experiment=observations.assumption2_constants_at_end),
+              Reading("(eta, C) uniform over eps",
+                      "the uniformity Theorem 1 needs: 'Grant both Assumptions 1 and 2, let eps > 0' binds the "
+                      "constants of Assumption 2 before eps, so one (eta, C) must serve the runs reaching every eps",
+                      prefix=(exists("(eta, C)", "constants 0 < eta < C < +oo, one pair for every eps", depends_on=()),
+                              forall("eps", "eps > 0 (Theorem 1's level)"),
+                              exists("run", "a Theorem 1 run reaching L^_un <= eps", depends_on=("eps",)),
+                              forall("t", "logged steps 'during and at the end of the training'"),
+                              forall("x", "X_data")),
+                      reach=(t1.assumption2_box(),)),),
+    one_sided="over a finite run a positive minimum and a finite maximum of the output norms always exist: a run "
+              "can only show constants, never their absence (unless a norm is exactly 0)",
     literal="'during and at the end of the training': every logged step of every run",
     encoding=f"eta = min ||f(x)|| > 0 and a finite C = max ||f(x)||: over every logged step of the {4 * RUNS} "
              f"Section 5 runs and of the {len(experiments.WIDTHS) * RUNS} Theorem 1 runs (their norms on X_data are "
@@ -627,7 +642,12 @@ PLUGIN.claim(ExperimentClaim(
              "observation per group of runs (an N or a width), one outcome per seed; the baseline is each run's "
              "initialization. The readings of 'for some constants' (bound before or after x and t, per run or "
              "across runs) coincide on finitely many runs and steps; the uniformity they imply across widths and "
-             "eps matters in Theorem 1, whose prefix binds eta and C before eps and m. Quantifier 'settings': the "
+             "eps matters in Theorem 1, whose prefix binds eta and C before eps and m: the reading '(eta, C) uniform "
+             "over eps' is decided by the reach row of merad.theorem1 (one triplet's term zeta(t), t in [-2C^2, 2C^2]: "
+             "the exact infimum log(1 + e^{-2C^2}) is positive for every C > 0, so with C chosen before eps the "
+             "runs reaching small eps cannot keep one C: C_min(eps)^2 = 1/2 log(1/(e^{eps/n} - 1)) -> +oo). "
+             "An asymptotic part (C_needed = O(1) as eps -> 0+) would say the same, but asymptotic parts are "
+             "statement-claim fields. Quantifier 'settings': the "
              "runs are the checker's stand-ins (digits, a small conv net) for the paper's.",
 ))
 
@@ -690,6 +710,28 @@ def _theorem1_prefix(after_assumption2: tuple[str, ...]) -> tuple:
 
 THEOREM1_PREFIX = _theorem1_prefix(())
 THEOREM1_PREFIX_PROOF = _theorem1_prefix(("(eta, C)",))
+POSITIONS_DATA = ("X_data", "n fixed triplets of 3n distinct unit samples (every sample in one triplet: Assumption 1 "
+                  "read over the 3n positions, as the remark after Lemma 4 reads it), depth L, output dimension d")
+THEOREM1_PREFIX_POSITIONS = (forall(*POSITIONS_DATA),) + THEOREM1_PREFIX[1:]
+THEOREM1_PREFIX_RUN = (
+    forall(*POSITIONS_DATA),
+    forall("delta", "delta > 0 with ||x - x'|| >= delta over the 3n samples (Assumption 1, a hypothesis)"),
+    forall("eps", "eps > 0"),
+    exists("c_m", "the constant (and polynomial) of the width bound", depends_on=(),
+           asymptotic="m >= Omega(poly(n, L, 1/delta) d / eps)"),
+    forall("m", "widths m >= c_m poly(n, L, 1/delta) d / eps"),
+    forall("theta_0", "the random initialization of A, W_1..W_L, B"),
+    exists("nu", "a learning rate", depends_on=("X_data", "delta", "m"), asymptotic="nu = Theta(d delta / (poly(n, L) m))"),
+    exists("T", "a number of GD steps", depends_on=("X_data", "delta", "eps"),
+           asymptotic="T = O(poly(n, L) / (delta^2 eps^2))"),
+    exists("(eta, C)", "0 < eta < C < +oo with eta < ||f(x)|| < C during and at the end of this run (Assumption 2 read "
+           "as a property of the run: its own constants)", depends_on=("X_data", "delta", "eps", "m", "theta_0", "nu", "T")))
+#: the premise-conclusion checks (theorems.papers.merad.theorem1_reach)
+THEOREM1_REACH = (t1.assumption2_box(),)
+THEOREM1_SET_ADVERSARY = (t1.adversary(t1.ASSUMPTION1_SET),)
+THEOREM1_POSITIONS_ADVERSARY = (t1.adversary(t1.ASSUMPTION1_POSITIONS),)
+THEOREM1_ONE_SIDED = ("a run that does not reach eps cannot tell: m and T may lie below the unspecified thresholds of "
+                      "Omega and O, so the runs can support the theorem but never refute it")
 
 PLUGIN.claim(ExperimentClaim(
     id="merad.theorem1", kind=Kind.DYNAMICS,
@@ -697,11 +739,27 @@ PLUGIN.claim(ExperimentClaim(
     experiment=experiments.theorem1, prerequisites=experiments.theorem1_prerequisites,
     quantifier="forall",
     prefix=THEOREM1_PREFIX,
+    one_sided=THEOREM1_ONE_SIDED,
+    reach=THEOREM1_REACH,
+    data_adversary=THEOREM1_SET_ADVERSARY,
     readings=(Reading(
         "constants depending on eta and C",
         "the proof of Theorem 1: Lemma 6 applied with eps eta/(2n) instead of eps puts 1/eta into the width and "
         "1/eta^2 into the number of steps (step merad.theorem1_lemma6_price), which poly(n, L, 1/delta) cannot absorb",
-        prefix=THEOREM1_PREFIX_PROOF, experiment=experiments.theorem1),),
+        prefix=THEOREM1_PREFIX_PROOF, experiment=experiments.theorem1),
+        Reading(
+        "3n distinct samples, Assumption 2 granted before eps",
+        "'all the samples x in X_data' counted over the 3n positions (the remark after Lemma 4: Assumption 1 'would be "
+        "invalidated simply by reusing a sample in two different triples'), with 'Grant both Assumptions 1 and 2' as "
+        "printed: (eta, C) bound before eps",
+        prefix=THEOREM1_PREFIX_POSITIONS, data_adversary=THEOREM1_POSITIONS_ADVERSARY),
+        Reading(
+        "3n distinct samples (positions), (eta, C) of the run",
+        "the 3n positions as above, and Assumption 2 read as what the run itself shows (Figure 3: 'one can indeed "
+        "assume these norms to be lower and upper bounded by constants'): (eta, C) chosen after the run, hence after "
+        "eps -- the only reading the reachability check leaves standing",
+        prefix=THEOREM1_PREFIX_RUN, data_adversary=THEOREM1_POSITIONS_ADVERSARY, known_refutation="")),
+    known_refutation="merad.theorem1.json",
     literal="Theorem 1 as printed (HAL, Section 4; the conference appendix prints only its proof): 'Grant both "
             "Assumptions 1 and 2, let eps > 0 ... assuming m >= Omega(poly(n, L, 1/delta) d/eps), gradient descent "
             "with nu = Theta(d delta/(poly(n, L) m)) and T = O(poly(n, L)/(delta^2 eps^2)) finds f with "
@@ -717,5 +775,20 @@ PLUGIN.claim(ExperimentClaim(
              "the largest width). The initialization is quantified as printed ('the gradient descent "
              "algorithm ... finds': every random initialization, every seed); Allen-Zhu et al.'s Theorem 6, "
              f"which the proof cites, holds with high probability over it -- a reading {RUNS} seeds cannot separate "
-             "from the literal one when every seed reaches eps.",
+             "from the literal one when every seed reaches eps. "
+             "Premise against conclusion (issue 38, theorems.papers.merad.theorem1_reach), with the hypotheses granted: "
+             "(i) reach row -- Assumption 2 granted gives ||f(x)|| < C on X_data at the end of training, so one "
+             "triplet's argument t lies in [-2C^2, 2C^2] (Cauchy-Schwarz) and L^_un >= n log(1 + e^{-2C^2}) >= "
+             "log(1 + e^{-2C^2}) for every n >= 1, every width, every run; with (eta, C) bound before eps (as "
+             "printed, and in the proof's reading) every eps below it is unreachable. A run reaching eps needs "
+             "C >= C_min(eps), C_min^2 = 1/2 log(1/(e^{eps/n} - 1)) -> +oo, so only a reading in which C is the "
+             "run's own (chosen after eps) survives; in it Lemma 3's smoothness 2 + 8C^2 grows like 4 log(n/eps), "
+             "so the printed Omega and O hide polylog(1/eps) factors (not a refutation: nu and T are existential). "
+             "(ii) data adversary -- labelled lists read as triplet data sets (one anchor; (+1) points positives, "
+             "(-1) points negatives, a triplet per pair) on the unit circle; Assumption 1 as printed constrains the "
+             "union SET, which admits the triplet (a, b, b): t = 0 for every f, L^_un = log 2, every eps < log 2 is "
+             "unreachable whatever m, nu, T, C. Read over the 3n positions (every sample in one triplet) no sample "
+             "repeats and no admissible set refutes. The readings separate on two word groups: 'all the samples x "
+             "in X_data = U_i {x_i, x_i+, x_i-}' (set vs 3n positions) and 'Grant both Assumptions ... let eps > 0' "
+             "((eta, C) before eps vs the run's own constants).",
 ))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from theorems import MIN_SEEDS, exists, ExperimentClaim, forall, Kind, Reading, Source
 from theorems.papers.ren.plugin import PLUGIN
-from theorems.papers.ren import dynamics, exact, reconstructed
+from theorems.papers.ren import alignment_reach, dynamics, exact, reconstructed
 
 FILE = "002_1392d7a5a1d595de.txt"
 
@@ -185,6 +185,8 @@ PLUGIN.claim(ExperimentClaim(
     id="ren.theorem43a", kind=Kind.DYNAMICS, cost=4, source=source("Theorem 4.3 (a), Lemma B.17"),
     experiment=dynamics.theorem43a, quantifier="exists",
     prefix=_43A_PREFIX,
+    one_sided="an existential data model and unspecified m0, eta0, n: a search that finds no model ending aligned "
+              "and not balanced at width 65 536 refutes nothing (another model, a larger width may)",
     readings=(
         Reading("c chosen with the model",
                 "Definition 4.2's 'balanced if Bal >= r/c for some c' read with c chosen together with the data model "
@@ -206,27 +208,63 @@ PLUGIN.claim(ExperimentClaim(
 ))
 
 _43B_TAIL = (T_POLY, SEED)
+#: Definition 4.1's eps read as FIXED before the theorem at the checker's value (the definition fixes it; the theorem
+#: does not choose it): the literal reading of (b) and its per-model variant
+EPS_FIXED = forall("eps", "Definition 4.1's constant, fixed by the definition before the theorem at the checker's "
+                          "value eps = 0.05 (aligned = Align >= 0.95); not the theorem's to choose")
+#: the valid model's latent and noise dimensions: part of 'any valid [model]', bound with it (forall forall commute)
+DIMS = forall("r, d_xi", "the valid model's latent dimension r >= 1 and noise dimension d_xi >= 1 (model (1) does not "
+                         "restrict them) [checker's sweep: r = d_xi = 5]")
+DIMS_R0 = forall("r, d_xi", "the valid model's dimensions, r >= r0 [checker's sweep: r = 5 >= r0(0.05) = 4]")
+_43B_ONE_SIDED = ("an existential (beta1, beta2) and unspecified m0, eta0, n: a grid with no good pair, or a run at "
+                  "width 65 536, does not refute")
 PLUGIN.claim(ExperimentClaim(
     id="ren.theorem43b", kind=Kind.DYNAMICS, cost=8, source=source("Theorem 4.3 (b)"),
     experiment=dynamics.theorem43b, quantifier="exists",
-    prefix=(EPS, C_DEF, *PREAMBLE,
+    prefix=(EPS_FIXED, C_DEF, *PREAMBLE,
             exists("beta1", "inverse temperatures (Stage 1)", asymptotic='"a small inverse temperature" (Section 5)'),
             exists("beta2", "inverse temperatures (Stage 2)"),
-            VALID, *_43B_TAIL),
+            DIMS, VALID, *_43B_TAIL),
+    reach=(alignment_reach.MISALIGNMENT,),
+    one_sided=_43B_ONE_SIDED,
+    known_refutation="ren.theorem43b.json",
     readings=(Reading("betas chosen per model",
                       "Lemma B.1: 'a sufficiently (inverse polynomially) small [beta1] that may depend on the [quantities] "
                       "that appear in this lemma', a lemma stated for one data model: (beta1, beta2) read as chosen "
                       "after the model",
-                      prefix=(EPS, C_DEF, *PREAMBLE, VALID,
+                      prefix=(EPS_FIXED, C_DEF, *PREAMBLE, DIMS, VALID,
                               exists("beta1", "inverse temperatures (Stage 1), chosen for the model",
                                      asymptotic='"a small inverse temperature"'),
                               exists("beta2", "inverse temperatures (Stage 2), chosen for the model"), *_43B_TAIL),
-                      experiment=dynamics.theorem43b_per_model, quantifier="forall"),),
+                      experiment=dynamics.theorem43b_per_model, quantifier="forall"),
+              Reading("r >= r0(eps)",
+                      "'for any valid [model]' read, as ren.unbalanced_example's 'r large enough', for latent dimensions "
+                      "large enough that alignment is possible at all: no pair of maps gets 1 - Align below "
+                      "2^-(r+1)(1 + 2^-d_xi) (the ties of z' = z), so 'aligned' at eps needs r >= r0(eps) (r0(0.05) = 4); "
+                      "the words 'any valid' do not restrict r, this reading does",
+                      prefix=(forall("eps", "Definition 4.1's constant, fixed before the theorem [checker: 0.05]"),
+                              C_DEF, exists("r0", "latent dimensions", depends_on=("eps",),
+                                            asymptotic="2^-(r0+1)(1 + 2^-d_xi) <= eps [checker: 4 at eps = 0.05]"),
+                              *PREAMBLE,
+                              exists("beta1", "inverse temperatures (Stage 1)",
+                                     asymptotic='"a small inverse temperature" (Section 5)'),
+                              exists("beta2", "inverse temperatures (Stage 2)"),
+                              DIMS_R0, VALID, *_43B_TAIL),
+                      reach=(alignment_reach.MISALIGNMENT_R0,), known_refutation=""),),
     literal="the words: there exist beta1 and beta2 such that, for any valid data model (the pair may not depend on "
-            "the model)",
+            "the model), with Definition 4.1's eps fixed at the checker's value 0.05 (a definition's constant, fixed "
+            "before the theorem; the theorem binds it as the reader fixed it)",
     encoding=f"Algorithm 3.1 on the population loss (3), width 65 536, {MIN_SEEDS} training seeds: there exist (beta1, beta2) in the "
              "grid such that every admissible data model of the sweep ends aligned and balanced on every seed (one "
-             "configuration per pair; the models are inside it, as printed: the pair comes before the model).",
+             "configuration per pair; the models are inside it, as printed: the pair comes before the model). "
+             "Reachability (theorems/papers/ren/alignment_reach.py): for ANY maps, on z' = z (probability 2^-r) the "
+             "positive and the negative are i.i.d. given x_A (model.py's sampler: independent uniform-sign noises), so "
+             "1 - Align >= 2^-(r+1)(1 + 2^-d_xi), exactly, attained by linear maps -- no run needed. At the fixed eps = "
+             "0.05 the models with r <= 3 (bound >= 1/16 > 0.05 for every d_xi) cannot be aligned: the adversary's r "
+             "are 1, 2, 3 (with the level fixed, only a bound above 0.05 refutes; the engine's rule names the "
+             "adversary's level inf/2, below 0.05, and the bound exceeds 0.05 itself). The reading 'r >= r0(eps)' "
+             "lets the claim choose r0 after eps: each row is the bound at r = r0 (the adversary's worst r), reached "
+             "at eps = 0.1 for r0 >= 4.",
 ))
 
 _SW_HEAD = (forall("model", "data models under Theorem 4.3's assumptions [checker: Lemma B.17's (5, 1, 1, 1, 1)]"),)

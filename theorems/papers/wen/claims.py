@@ -76,7 +76,10 @@ PLUGIN.claim(ExperimentClaim(
              "may depend on the premise's constant C_M only (Notations: O hides universal constants w.r.t. d, Õ "
              "polylog factors of d): it is bound before d, M and the pairs. Quantifier 'settings': the d values are "
              "the checker's points of the family; the asymptotic statement is the growth. Certificates cover the "
-             "identities for every d but the bound only at the d computed: at most consistent.",
+             "bound for every d and every dictionary of the premise (issue 38): |e_jj'| <= ||M_j||_inf sqrt(2 lam(d)) with "
+             "probability >= 1 - delta, lam(d) = log(2d), 3 log(2d), (1 + log(2d))^2 per reading (sympy for a symbolic "
+             "d), so |e_jj'| <= sqrt(6) C_M polylog(d)/sqrt(d): proved modulo Hoeffding's inequality (cited); the "
+             "table and the growth are the same bound on Haar dictionaries, and the Monte Carlo cross-check.",
 ))
 
 PLUGIN.claim(ExperimentClaim(
@@ -142,7 +145,8 @@ T32_PREFIX = (forall("model", MODEL + "; regime checks: sigma^2/p >= 4, E||xi||^
                      "(instantiated at lambda = 1e-3, eta = 1)"),
               forall("f", "the network trained without augmentation (b = 0, as the proof trains: Lemmas F.1, F.2)"),
               forall("x", "a sample x = Mz + xi with z != 0, outside an event of small probability (w.h.p.)"),
-              exists("o(1)", "a function of d vanishing as d -> infinity", depends_on=("model",),
+              exists("o1", "the o(1): a function of d vanishing as d -> infinity (of d alone: the model, which fixes d, "
+                     "may not choose it)", depends_on=(),
                      asymptotic="o(1): ||signal part of f(x)|| <= o(1) ||noise part||"))
 
 PLUGIN.claim(ExperimentClaim(
@@ -204,6 +208,8 @@ def _t34_prefix(when: str) -> tuple:
 PLUGIN.claim(ExperimentClaim(
     id="wen.theorem34", kind=Kind.DYNAMICS, source=source("Theorem 3.4 (with Appendices A.2-A.4, E)"),
     experiment=theorem34_experiment("some"), quantifier="settings", prefix=_t34_prefix("some"),
+    one_sided="'some iterations T in [T3, T4]' with T3, T4 lost and 'm >> d1' a limit: runs that lack the features at "
+              "the logged iterates of one schedule at finite m/d1 do not show that no T in [T3, T4] has them",
     prerequisites=functools.partial(runs_needed, "masks"),
     literal="'then for some small constant c, and some iterations T in [T3, T4] ... contrastive learning will learn "
             "the following set of features': the features at some stage-III iterate T (the logged iterates, steps "
@@ -227,6 +233,9 @@ PLUGIN.claim(ExperimentClaim(
 PLUGIN.claim(ExperimentClaim(
     id="wen.downstream", kind=Kind.DYNAMICS, source=source("Corollaries 3.3, 3.5"), experiment=downstream,
     quantifier="settings",
+    one_sided="the verdict rests on Corollary 3.5 (Corollary 3.3's observations hold on the untrained network: "
+              "uninformative), whose 'sample complexity at most [lost]' is an existential n: probes that fail to "
+              "beat the raw inputs at n = 20000 do not refute an unspecified n",
     prefix=(forall("model", MODEL + "; regime: a linear probe on raw inputs fails (oracle R^2 <= 0.25, oracle "
                    "classifier error >= 10 %)"),
             forall("a", "downstream tasks y = <a, z> and sign(<a, z>) with |a_j| = Theta(1) (Definition 3.1)"),

@@ -117,6 +117,32 @@ def certificate_lemma_b3() -> dict[str, Any]:
             "holds": bool(rademacher and variance)}
 
 
+def certificate_lemma_b3_every_d(uniform: bool, whp: str) -> dict[str, Any]:
+    """sympy, for a symbolic d >= 2 (issue 38): the polylog factor of the Hoeffding bound under a reading.
+
+    With probability >= 1 - delta (Hoeffding, cited; a union over the P <= d1^2 <= d^2 pairs when ``uniform``),
+    |e_jj'| <= sqrt(2 s2_jj' log(2 P / delta)) and s2_jj' <= ||M_j||_inf^2 ||M_j'||_2^2 = ||M_j||_inf^2
+    (:func:`certificate_lemma_b3`, termwise: every d). So |e_jj'| <= ||M_j||_inf sqrt(2 lam(d)) with lam(d) >=
+    log(2 P / delta), where, with L = log(2d): lam = L (per pair, delta = 1/d), 3 L (uniform, delta = 1/d),
+    (1 + L)^2 (uniform, delta = exp(-log^2 d)). Checked here: log(2 P / delta) <= lam(d) at the largest P, for every
+    d >= 1 (the difference is a positive expression in log d >= 0). With the premise ||M_j||_inf <= C_M
+    log^k(d)/sqrt(d), |e_jj'| <= sqrt(2) C_M log^k(d) sqrt(lam(d)) / sqrt(d) (sqrt(6) C_M when uniform with
+    delta = 1/d): O~(1/sqrt d) with a constant of C_M alone, every dictionary of the premise, every d."""
+    ell = sp.Symbol("ell", nonnegative=True)  # log d, d >= 1
+    L = sp.log(2) + ell  # log(2d)
+    events = 2 * ell if uniform else sp.Integer(0)  # log P at P = d^2 (uniform) or P = 1
+    log_inv_delta = {"1/d": ell, "exp(-log^2 d)": ell ** 2}[whp]  # log(1/delta)
+    log_term = sp.log(2) + events + log_inv_delta  # log(2 P / delta)
+    lam = {(False, "1/d"): L, (True, "1/d"): 3 * L, (True, "exp(-log^2 d)"): (1 + L) ** 2,
+           (False, "exp(-log^2 d)"): (1 + L) ** 2}[(uniform, whp)]
+    gap = sp.expand(lam - log_term)
+    dominated = gap == 0 or bool(gap.is_nonnegative)
+    variance = certificate_lemma_b3()["holds"]
+    return {"log(2P/delta)": str(log_term), "lam(d)": str(lam), "lam - log(2P/delta)": str(gap),
+            "dominated": bool(dominated), "variance_proxy": bool(variance), "holds": bool(dominated and variance),
+            "constant": "sqrt(6) C_M" if uniform and whp == "1/d" else "sqrt(2) C_M"}
+
+
 # == stage I: exact second moments ==================================================================
 def certificate_mask_moment(d: int = 3) -> dict[str, Any]:
     """sympy: E_D[(2 D x)(2 (I - D) x)^T] = S - diag(S) for a symbolic symmetric S = E[x x^T],
