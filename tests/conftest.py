@@ -11,6 +11,11 @@ import pytest
 pytest_plugins = ["pytester"]
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--only-rule", default=None,
+                     help="run only the tests marked @rule(NAME) (tests/rule_breakages.py tries these first)")
+
+
 def _forget_modules(names: list[str]) -> None:
     for name in names:
         for module in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
@@ -61,7 +66,13 @@ def env_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Call
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The search-power test runs only when selected (``-m search_power``; CI does): several minutes of audits."""
+    """The search-power test runs only when selected (``-m search_power``; CI does): several minutes of audits.
+    ``--only-rule NAME`` keeps only the tests marked ``@rule(NAME)``."""
+    name = config.getoption("--only-rule")
+    if name is not None:
+        kept = [i for i in items if any(name in m.args for m in i.iter_markers("rule"))]
+        config.hook.pytest_deselected(items=[i for i in items if i not in kept])
+        items[:] = kept
     if "search_power" in (config.getoption("markexpr") or ""):
         return
     skip = pytest.mark.skip(reason="the thin-mutant search test runs with -m search_power (several minutes; CI runs it)")

@@ -600,6 +600,43 @@ def test_an_unreachable_conclusion_refutes_an_experiment_whatever_its_runs_show(
     assert checked.verdict == C and checked.verdict_label == "consistent"
 
 
+def asymptotic_experiment(prefix: tuple, family_limit: Any) -> Any:
+    """An experiment whose runs all hold, with the part 'x = O(1) as t -> 0+' along the family x = 1/t (exact limit
+    oo) or x = 2 + t (limit 2), moving x and t."""
+    from theorems import Parametric, big_o
+
+    x_s, t_s = sympy.symbols("x_exp t_exp", positive=True)
+
+    def run(ctx: Any) -> ExperimentOutcome:
+        return ExperimentOutcome(statistic="s", value=0.0, effect_size=0.0, interval=(0.0, 0.0), seeds=[0],
+                                 parameters={}, observations=[obs(C)])
+    family = Parametric("x_t", ("x", "t"), values=lambda t: {x_s: family_limit(t), t_s: t}, index=t_s, limit=0)
+    return ExperimentClaim("t.exp_asym", Kind.DYNAMICS, SRC, experiment=run, prefix=prefix, parametric=(family,),
+                           asymptotic=(big_o(x_s, sympy.Integer(1), parameter=t_s, limit=0, constant="c"),))
+
+
+C_FIRST_EXP = (exists("c", "c > 0", asymptotic="O(1)"), forall("x", ""), forall("t", ""))
+C_LAST_EXP = (forall("x", ""), forall("t", ""), exists("c", "c > 0", asymptotic="O(1)", depends_on=("x", "t")))
+
+
+@rule("experiment.asymptotic_unbounded")
+@pytest.mark.parametrize("prefix, limit, verdict", [
+    (C_FIRST_EXP, lambda t: 1 / t, R),  # c before x and t, the ratio 1/t -> oo: refuted whatever the runs show
+    (C_FIRST_EXP, lambda t: 2 + t, C),  # a bounded ratio: the runs decide
+    (C_LAST_EXP, lambda t: 1 / t, C),  # c may depend on what the family moves: the family does not count
+])
+def test_an_unbounded_asymptotic_part_refutes_an_experiment_whatever_its_runs_show(prefix: tuple, limit: Any,
+                                                                                   verdict: Verdict) -> None:
+    claim = asymptotic_experiment(prefix, limit)
+    result = check_claim(claim, NONE)
+    assert result.verdict == verdict, result.reason
+    if verdict == R:
+        from theorems.engine.witness import replay_parametric
+
+        assert result.rule == "experiment.asymptotic_unbounded" and result.witness["kind"] == "parametric"
+        assert replay_parametric(result.witness, claim).verdict == R
+
+
 @rule("statement.never_binds")
 def test_an_incomplete_vacuity_certificate_does_not_make_a_bound_vacuous() -> None:
     assert statement(Le(q, 1), [{"q": 0.5}], vacuity=(lambda: cert(complete=False),)).verdict == C

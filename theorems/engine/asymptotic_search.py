@@ -61,7 +61,7 @@ def searched_families(claim: StatementClaim, part: Asymptotic, budget: Budget, s
     if part.parameter is None or budget.tightness_starts <= 0:
         return out
     name = part.parameter.name
-    for i, family in enumerate(claim.subjects):
+    for i, family in enumerate(getattr(claim, "subjects", ())):  # an experiment claim has no subject families
         if not hasattr(family, "pinned") or family.origin == "learned":
             continue
         span = family.span_of(name)
@@ -112,7 +112,7 @@ def _measure_family(claim: StatementClaim, part: Asymptotic, family: Any, span: 
 
 
 
-def asymptotic_evidence(claim: StatementClaim, budget: Budget, stream: Stream) -> list[Measurement]:
+def asymptotic_evidence(claim: Any, budget: Budget, stream: Stream) -> list[Measurement]:
     """Every asymptotic part along every family -- the claim's parametric families and the engine's own -- each
     with its validity under the prefix and its verdict (theorems.engine.rules.asymptotic)."""
     out = []

@@ -38,8 +38,8 @@ from theorems.engine.proof_check import certify_steps, claim_part
 from theorems.engine.registry import proofs_for
 from theorems.engine.rules import gate, kinds
 from theorems.engine.reach import judged_rows, premise_conclusion, replay_row, rows_json
-from theorems.engine.rules.experiment import (conclusion_unreachable, experiment_verdict, one_sided_label,
-                                              refuting_evidence, still_refutes)
+from theorems.engine.rules.experiment import (asymptotic_unbounded, conclusion_unreachable, experiment_verdict,
+                                              one_sided_label, refuting_evidence, still_refutes)
 from theorems.engine.rules.informative import never_binds
 from theorems.engine.rules.statement import (StatementEvidence, chain_certifies, part_status, proof_modulo,
                                              refuted_parts, statement_verdict)
@@ -195,11 +195,18 @@ def _(claim: ExperimentClaim, result: ClaimResult, budget: Budget, ctx: RunConte
                            "an ExperimentOutcome (its measurements)")
     reach = premise_conclusion(claim, ctx.seed)
     result.reach = rows_json(reach)
+    measured = asymptotic_evidence(claim, budget, Stream(ctx.seed, f"{claim.id}/{claim.reading}/asymptotic"))
+    result.asymptotic = [m.to_json() for m in measured]
     judgement = experiment_verdict(claim.quantifier, outcome)
     unreachable = conclusion_unreachable(judged_rows(reach), judgement)
+    unbounded = asymptotic_unbounded([dict(m.__dict__) for m in measured], judgement)
     if unreachable is not None:
         judgement = unreachable
         result.witness = reach_witness(claim, next(r for r in reach if r.get("verdict") == Verdict.REFUTED), ctx.seed)
+    elif unbounded is not None:
+        judgement = unbounded
+        result.witness = parametric_witness(claim, next(m for m in measured if m.valid and m.verdict == Verdict.REFUTED),
+                                            ctx.seed)
     elif judgement.verdict == Verdict.REFUTED:
         evidence = refuting_evidence(judgement, outcome.growth)
         if evidence is not None:
@@ -210,6 +217,8 @@ def _(claim: ExperimentClaim, result: ClaimResult, budget: Budget, ctx: RunConte
     recorded = recorded_witness(claim)
     if recorded is not None and recorded.get("kind") == "reach":
         still = replay_row(recorded, claim)["verdict"] == Verdict.REFUTED
+    elif recorded is not None and recorded.get("kind") == "parametric":
+        still = replay_parametric(recorded, claim).verdict == Verdict.REFUTED
     else:
         still = recorded is not None and still_refutes(judgement, outcome.growth, recorded.get("evidence") or {})
     _apply(result, judgement)

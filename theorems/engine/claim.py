@@ -354,13 +354,7 @@ class StatementClaim(ClaimBase):
         if not self.statement and not self.asymptotic and not self.reach and not self.data_adversary:
             raise ClaimError(f"claim {self.id} has an empty statement: give parts(...), asymptotic parts or a "
                              "reachability check, or register an ExperimentClaim or an UnencodableClaim")
-        bound = {n.strip() for b in self.prefix for n in b.name.split(",")}
-        for a in self.asymptotic:
-            if a.constant not in bound:
-                raise ClaimError(f"claim {self.id}: the asymptotic part {a} names the constant {a.constant!r}, which the "
-                                 "prefix does not bind (declare it with theorems.exists(..., asymptotic=...))")
-        if self.asymptotic and not self.parametric and not self.subjects:
-            raise ClaimError(f"claim {self.id}: asymptotic parts need parametric witness families (parametric=...)")
+        _check_asymptotic(self.id, self.prefix, self.asymptotic, bool(self.parametric or self.subjects))
         for i, part in enumerate(self.statement):
             if not isinstance(part, Part):
                 raise ClaimError(f"claim {self.id}: statement entry {i + 1} is a {type(part).__name__}; "
@@ -395,6 +389,17 @@ class StatementClaim(ClaimBase):
         return " and ".join([sympy.sstr(p.relation) for p in self.statement] + [str(a) for a in self.asymptotic])
 
 
+def _check_asymptotic(claim_id: str, prefix: Sequence[Any], asymptotic: Sequence[Any], has_families: bool) -> None:
+    """An asymptotic part names a constant the prefix binds, and has families to be checked along."""
+    bound = {n.strip() for b in prefix for n in b.name.split(",")}
+    for a in asymptotic:
+        if a.constant not in bound:
+            raise ClaimError(f"claim {claim_id}: the asymptotic part {a} names the constant {a.constant!r}, which the "
+                             "prefix does not bind (declare it with theorems.exists(..., asymptotic=...))")
+    if asymptotic and not has_families:
+        raise ClaimError(f"claim {claim_id}: asymptotic parts need parametric witness families (parametric=...)")
+
+
 @dataclass(frozen=True)
 class ExperimentClaim(ClaimBase):
     """A sentence checked by an experiment: ``experiment(RunContext) -> ExperimentOutcome``.
@@ -417,15 +422,21 @@ class ExperimentClaim(ClaimBase):
     # adversary is applied to it (theorems.engine.rules.experiment, experiment.one_sided)
     one_sided: str = ""
     known_refutation: str | None = None  # a recorded refutation: the witness file (a configuration) in witnesses/
+    # asymptotic parts checked along closed-form parametric families, as for a statement claim: an exact unbounded
+    # ratio along a family the prefix lets move refutes whatever the runs show (experiment.asymptotic_unbounded)
+    asymptotic: tuple["Asymptotic", ...] = ()
+    parametric: tuple["Parametric", ...] = ()
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        _check_asymptotic(self.id, self.prefix, self.asymptotic, bool(self.parametric))
         for q in [self.quantifier] + [r.quantifier for r in self.readings if r.quantifier is not None]:
             if q not in ("forall", "exists", "settings"):
                 raise ClaimError(f"claim {self.id}: quantifier={q!r} must be 'forall', 'exists' or 'settings'")
 
     def reading_fields(self) -> tuple[str, ...]:
-        return ("prefix", "experiment", "quantifier", "known_refutation", "reach", "data_adversary")
+        return ("prefix", "experiment", "quantifier", "known_refutation", "reach", "data_adversary", "asymptotic",
+                "parametric")
 
     def hypotheses_text(self) -> list[str]:
         doc = (getattr(self.experiment, "__doc__", "") or "").strip().split("\n\n")[0]  # its first paragraph

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -44,6 +45,10 @@ from theorems.engine.family import SubjectFamily
 from theorems.engine.quantity import declared
 from theorems.subjects.parts import (Distribution, Embeddings, Fixed, Given, Graph, Integer, JointDistribution, Part,
                                      Pinned, Scalar, Vector)
+
+#: the last resolution of a subject's parts (Family.concrete_parts): subject -> (family, sizes, values, parts)
+_CONCRETE: "weakref.WeakKeyDictionary[Subject, tuple]" = weakref.WeakKeyDictionary()
+
 
 @dataclass(frozen=True, eq=False)
 class Subject:
@@ -223,14 +228,22 @@ class Family(SubjectFamily):
         return self.ranges.get(symbol) or super().range_of(symbol)
 
     def concrete_parts(self, subject: Subject) -> dict[str, Part]:
-        """The family's parts for this subject, every ``Given`` resolved from the sizes and earlier parts."""
+        """The family's parts for this subject, every ``Given`` resolved from the sizes and earlier parts. The last
+        resolution is kept per subject (the search evaluates one subject thousands of times) and reused only for
+        this very family and the very same size and value objects."""
+        values = list(subject.values.values())
+        kept = _CONCRETE.get(subject)
+        if kept is not None and kept[0]() is self and kept[1] == subject.dims and len(kept[2]) == len(values) \
+                and all(a is b for a, b in zip(kept[2], values)):
+            return dict(kept[3])
         context: dict[str, Any] = dict(subject.dims)
         out = {}
         for name, part in self.parts.items():
             out[name] = part.resolve(context)
             if name in subject.values:
                 context[name] = subject.values[name]
-        return out
+        _CONCRETE[subject] = (weakref.ref(self), dict(subject.dims), values, out)
+        return dict(out)
 
     # -- drawing ----------------------------------------------------------------------
     def strategy(self) -> st.SearchStrategy[Subject] | None:

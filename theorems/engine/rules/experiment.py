@@ -327,6 +327,19 @@ def conclusion_unreachable(rows: Sequence[dict[str, Any]], judgement: Judgement)
                      rule="experiment.unreachable")
 
 
+@rule("experiment.asymptotic_unbounded")
+def asymptotic_unbounded(measured: Sequence[dict[str, Any]], judgement: Judgement) -> Judgement | None:
+    """An asymptotic part whose ratio a valid closed-form family certifiably drives past any constant (an exact
+    limit: asymptotic.limit) refutes the experiment claim whatever its runs show -- only a family the prefix lets
+    depend on the parameter counts; a measured growth never refutes."""
+    refuting = [m for m in measured if m["valid"] and m["verdict"] == R]
+    if not refuting:
+        return None
+    m = refuting[0]
+    return Judgement(R, f"`{m['part']}` along {m['family']}: {m['why']} -- whatever a run shows. The runs: "
+                        f"{judgement.reason}", judgement.rows, rule="experiment.asymptotic_unbounded")
+
+
 @rule("experiment.one_sided")
 def one_sided_label(verdict: Verdict, one_sided: str, premise_checked: bool) -> str:
     """An experiment that can support but never refute its universal statement (the claim says why in
