@@ -492,7 +492,8 @@ def _claim_rows(claims: Mapping[str, Iterable[Certificate | Mapping[str, Any]]],
                 continue
             stem = stem_of.get(d.get("sha256") or script_sha256(d["script"]))
             parts = c.get("parts")
-            rows.append(f"| `{claim_id}` | `{stem}.v` | {_cell('; '.join(parts)) if parts else 'all'} | "
+            covers = "all" if parts is None else (_cell("; ".join(parts)) if parts else "none of the printed parts")
+            rows.append(f"| `{claim_id}` | `{stem}.v` | {covers} | "
                         f"{'yes' if c.get('complete', True) and c.get('ok') else 'no'} | "
                         f"{_cell(', '.join(c.get('modulo') or ())) or '-'} |")
     return rows

@@ -143,6 +143,9 @@ BREAKAGES = [
              "    return not is_violation(max(margins), 0.0)", "a measured bracket fails when only its worst end does"),
     Breakage("compare.measured", C, "        if math.isnan(f):", "        if False:", "a NaN side is compared (as never violated)"),
     # -- informative subjects
+    Breakage("informative.declared", I, "return f\"not {informative.when} ({informative.why})\"",
+             "return f\"not {informative.when} (both sides equal by construction)\"",
+             "an uninformative run snapshot is said to be equal by construction"),
     Breakage("informative.declared", I, "if informative is not None and not informative.holds(subject):",
              "if False:", "a subject on which both sides are equal by construction counts as evidence"),
     Breakage("informative.range", I, "(large > hi if strict else large >= hi - value.tol)",
@@ -247,7 +250,9 @@ BREAKAGES = [
              "a positive infimum at one value the claim chooses before the level refutes, not shown for every value"),
     Breakage("reach.unreachable", RE, "if any(i > li for _, i in chosen) or", "if",
              "an object the claim chooses after the level (a value per level) counts as the adversary's"),
-    Breakage("reach.unreachable", RE, "    if lvl.quantifier != \"forall\":", "    if False:",
+    Breakage("reach.unreachable", RE, "    if cap is not None and low <= cap:", "    if False:",
+             "an infimum below the largest admissible level refutes"),
+    Breakage("reach.unreachable", RE, "    if lvl.quantifier != \"forall\" and cap is None:", "    if False:",
              "a level the claim chooses counts as the adversary's"),
     Breakage("reach.reachable", RE, "if up <= Fraction(lv)]", "if up <= 2 * Fraction(lv)]",
              "a value above the level counts as reaching it"),
@@ -276,6 +281,10 @@ BREAKAGES = [
     # -- experiments
     Breakage("experiment.observation", E, "    failed = [r for r in obs.regime if not regime_holds(r)]",
              "    failed = []", "a run outside its theorem's regime counts as evidence"),
+    Breakage("experiment.observation", E, "    if obs.by_construction:  #", "    if False:  #",
+             "a check that holds by the checker's own construction counts as evidence"),
+    Breakage("experiment.observation", E, "        return I, f\"fails although it holds by construction", "        return R, f\"fails although it holds by construction",
+             "a failed check of the checker's own construction refutes the paper"),
     Breakage("experiment.observation", E, "        if init_holds(obs):", "        if False:",
              "a property the untrained model already has counts as evidence"),
     Breakage("experiment.observation", E, "    elif not any(held_on):", "    elif not all(held_on):",
@@ -416,6 +425,17 @@ BREAKAGES = [
              "return Judgement(Verdict.CONSISTENT, \"not checked\")", "a claim not yet checked reads consistent"),
     Breakage("claim.error", K, "return Judgement(Verdict.ERROR, what)", "return Judgement(Verdict.UNTESTED, what)",
              "a crashed check reads untested"),
+    Breakage("claim.sharp_certified", K, "return bool(declared and results and all(c.ok and c.complete for c in results))",
+             "return bool(declared)", "a sharp constant is labelled certified on the plugin's word"),
+    Breakage("claim.sharp_certified", K, "all(c.ok and c.complete for c in results))",
+             "all(c.ok for c in results))", "a certificate on part of the domain certifies the sharp constant"),
+    Breakage("claim.qualitative", K, "    return \" \".join(qualitative.split())", "    return \"\"",
+             "a check of only the surviving content reads as the whole statement checked"),
+    Breakage("claim.reconstructed", K, "    return \" \".join(reconstructed.split())", "    return \"\"",
+             "a verdict on the checker's reconstruction reads as the paper's statement checked"),
+    Breakage("claim.reconstructed", K, "reconstructed.strip() or verdict in (Verdict.NOT_ENCODABLE, Verdict.DEFINITION, Verdict.ERROR)",
+             "reconstructed.strip() or verdict in (Verdict.NOT_ENCODABLE, Verdict.DEFINITION, Verdict.ERROR, Verdict.REFUTED)",
+             "a refutation of a reconstruction loses its mark"),
 ]
 
 
@@ -458,7 +478,7 @@ def run_one(b: Breakage) -> Outcome:
         target = Path(tmp) / b.file
         target.write_text(target.read_text().replace(b.old, b.new, 1))
         env = {**os.environ, "PYTHONPATH": tmp + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               "PYTHONDONTWRITEBYTECODE": "1"}
+               "PYTHONDONTWRITEBYTECODE": "1", "OMP_NUM_THREADS": "1"}  # one thread each, as an audit's workers
         # run from the copy's folder: `python -m` puts the working directory first on sys.path
         command = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:xdist",
                    "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"), "-W", "ignore", *_selection(b)]

@@ -394,3 +394,13 @@ def test_check_sh_refuses_a_script_resting_on_an_axiom_of_its_own(tmp_path):
     coq.write_scripts((), tmp_path, claims={"t.forged": [forged]})
     done = subprocess.run(["sh", str(tmp_path / "coq" / "check.sh")], capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "REJECTED: forged.v rests on the axiom cheat" in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("parts, shown", [(None, "all"), ((), "none of the printed parts"), (("a <= b",), "a <= b")])
+def test_the_coq_readme_says_which_parts_a_script_covers_and_never_all_for_none(parts, shown: str) -> None:
+    """A certificate's ``parts``: None covers the whole statement, an empty tuple none of it (a sharp-constant
+    script); the README's table says so instead of rendering an empty list as "all"."""
+    cert = {"method": coq.METHOD, "details": {"script": "Lemma x : True. Proof. exact I. Qed."}, "parts": parts,
+            "ok": True, "complete": True}
+    (row,) = coq._claim_rows({"t.claim": [cert]}, {coq.script_sha256(cert["details"]["script"]): "t_script"})
+    assert row.split(" | ")[2] == shown, row

@@ -407,3 +407,62 @@ def test_shrinking_deletes_a_sample_from_the_data_and_the_encoder_together(famil
             if smaller.dims["n"] < s.dims["n"]:
                 assert setting(smaller).feats.shape[0] == smaller.dims["n"] == smaller.data.n
         assert kept > 0 or s.dims["n"] <= family.dims["n"][0] or len(set(s.data.labels.tolist())) == s.data.n
+
+
+# -- issue 39 ---------------------------------------------------------------------------------------------------------
+def test_theorem2_err_at_x_quantity() -> None:
+    from theorems.papers.huang import claims as hcl
+    from theorems.papers.huang import readings as rd
+    fam = rd.sample_witnesses()
+    (w,) = list(fam.exhaustive())
+    assert hcl.THEOREM2_LITERAL_HYP.holds(w)
+    st_ = setting(w)
+    own = -rd.SAMPLE_RAW  # each sample at its own class's centre
+    assert [a for a, _ in ag.nearest_centre_sets(st_, own)] == [frozenset({0}), frozenset({0}), frozenset({1})]
+    wrong = [a for a, _ in ag.nearest_centre_sets(st_, rd.SAMPLE_RAW)]
+    assert ag.classification_error(st_, wrong) == 1.0
+    assert ag.sigma_of(st_, 0.0)[0] == pytest.approx(0.9) and ag.r_eps(st_, 0.0) == 0.0
+    bad_norm = make_subject("table", "none", w.data, w.f, samples=False)
+    bad_norm = type(w)(w.dims, {**bad_norm.values, "raw": 0.5 * rd.SAMPLE_RAW}, "")
+    assert not rd.sample_norms_ok(bad_norm) and rd.sample_norms_ok(w)
+
+
+def test_definition1_literal_and_largest_readings() -> None:
+    """The constructed setting: the maximum clique ({1, 2}, mass 0.4) gives a valid sigma 0.4 (Definition 1 admits it:
+    the literal reading) but not the largest, 0.6 ({0}); with equal masses the two agree."""
+    from theorems import holds
+    from theorems.papers.huang import definition1 as d1
+
+    s = d1.parting_setting()
+    card, best = d1.cardinality_sigma(s, 0.0), ag.sigma_of(s, 0.0)[0]
+    assert card == pytest.approx(0.4) and best == pytest.approx(0.6) and card <= best
+    equal_mass = d1._setting([0, 0, 0], [1.0, 1.0, 1.0], s.inputs)
+    assert d1.cardinality_sigma(equal_mass, 0.0) == pytest.approx(ag.sigma_of(equal_mass, 0.0)[0])
+    # the checks that cannot fail are labelled so (issue 39); the 'largest sigma' comparison is evidence
+    valid = d1.definition1(None, masses="any", fact="valid").observations
+    largest = d1.definition1(None, masses="any", fact="largest").observations
+    assert all(o.by_construction for o in valid)
+    assert [bool(o.by_construction) for o in largest] == [True, False] and not holds(largest[1].holds[0])
+
+
+@pytest.mark.parametrize("a", [2, 3, 5, 9])
+def test_theorem1_sharp_constant_sqrt_A(a: int) -> None:
+    """The finite-case constant |A|/sqrt 2 is valid, not sharp: L_align(x) >= eps^2/|A| outside S_eps (so c = sqrt|A|
+    suffices), and two views eps(1 + h) apart with the rest at their midpoint give R^2 eps^2 / L_align -> |A|."""
+    eps = 0.3
+    for h in (1e-1, 1e-3):
+        feats = np.full((1, a, 1), eps * (1 + h) / 2)
+        feats[0, 0, 0], feats[0, 1, 0] = 0.0, eps * (1 + h)
+        s = AugmentedSetting.create([0], [1.0], np.arange(a, dtype=float)[None, :, None], feats)
+        R = ag.r_eps(s, eps)
+        align = float(ag.align_loss(AugArrays.from_setting(s, FLOAT)))
+        ratio = R ** 2 * eps ** 2 / align
+        assert R == 1.0 and ratio <= a and ratio == pytest.approx(a / (1 + h) ** 2, rel=1e-9)
+    rng = np.random.default_rng(39)
+    for _ in range(200):
+        feats = rng.normal(size=(1, a, 2))
+        s = AugmentedSetting.create([0], [1.0], np.arange(a, dtype=float)[None, :, None], feats)
+        e = 0.999 * float(ag.alignment_diameters(s)[0])
+        align = float(ag.align_loss(AugArrays.from_setting(s, FLOAT)))
+        assert ag.r_eps(s, e) == 1.0 and align >= e ** 2 / a
+    assert a / math.sqrt(2) >= math.sqrt(a) - 1e-12

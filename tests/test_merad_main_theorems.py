@@ -49,7 +49,7 @@ def test_the_reach_row_is_one_triplets_term_over_the_cauchy_schwarz_box() -> Non
 
 
 @pytest.mark.parametrize("reading", ["literal", "constants depending on eta and C",
-                                     "3n distinct samples, Assumption 2 granted before eps"])
+                                     "the 3n samples of the triples, Assumption 2 granted before eps"])
 def test_assumption2_granted_before_eps_refutes_theorem1(reading: str) -> None:
     """(eta, C) universal and bound before eps: at C = 0.5 the exact infimum zeta(-1/2) = 0.474 > 0, so the engine's
     reach.unreachable refutes, and experiment.unreachable refutes the claim whatever its runs show."""
@@ -64,7 +64,7 @@ def test_assumption2_granted_before_eps_refutes_theorem1(reading: str) -> None:
 
 def test_constants_of_the_run_leave_the_conclusion_reachable() -> None:
     """(eta, C) chosen after eps: no refutation; the levels reached are exactly those >= zeta(-2C^2) (computed here)."""
-    claim = _claim("merad.theorem1", "3n distinct samples (positions), (eta, C) of the run")
+    claim = _claim("merad.theorem1", "the 3n samples of the triples, (eta, C) of the run")
     rows = reach_rows(claim.reach[0], claim.prefix)
     assert all(r["verdict"] != R for r in rows)
     for value, row in zip(t1.RADII, rows):
@@ -118,8 +118,8 @@ def test_the_set_reading_of_assumption1_admits_a_b_b_and_the_engine_refutes() ->
     assert all(r["verdict"] == R for r in rows if r.get("exact") and sympy.sympify(r["exact"]).is_positive)
 
 
-@pytest.mark.parametrize("reading", ["3n distinct samples, Assumption 2 granted before eps",
-                                     "3n distinct samples (positions), (eta, C) of the run"])
+@pytest.mark.parametrize("reading", ["the 3n samples of the triples, Assumption 2 granted before eps",
+                                     "the 3n samples of the triples, (eta, C) of the run"])
 def test_the_positions_reading_of_assumption1_excludes_every_repeated_sample(reading: str) -> None:
     claim = _claim("merad.theorem1", reading)
     rows = data_rows(claim.data_adversary[0], claim.prefix, seed=0)
@@ -132,13 +132,13 @@ def test_the_positions_reading_of_assumption1_excludes_every_repeated_sample(rea
 def test_only_the_run_reading_survives_every_premise_check() -> None:
     survived = []
     for reading in ["literal", "constants depending on eta and C",
-                    "3n distinct samples, Assumption 2 granted before eps",
-                    "3n distinct samples (positions), (eta, C) of the run"]:
+                    "the 3n samples of the triples, Assumption 2 granted before eps",
+                    "the 3n samples of the triples, (eta, C) of the run"]:
         rows = judged_rows(premise_conclusion(_claim("merad.theorem1", reading), 0))
         judged = conclusion_unreachable(rows, Judgement(C_, "runs"))
         if judged is None:
             survived.append(reading)
-    assert survived == ["3n distinct samples (positions), (eta, C) of the run"]
+    assert survived == ["the 3n samples of the triples, (eta, C) of the run"]
 
 
 # -- Assumption 2's constants uniform over eps ----------------------------------------------------------

@@ -93,8 +93,16 @@ def test_no_merad_step_is_left_without_a_check() -> None:
             for key in step.named_keys:  # hypotheses certified; certified when the named result is itself proved
                 assert pc.named_check(key)[0] in ("named-result", "certified"), key
             for key in step.certificate_keys:
-                assert pc.certificate_check(key)[0] in ("certified", "tested"), key
+                status = pc.certificate_check(key)[0]
+                if key in COUPON_MODEL_KEYS:  # issue 39: T's law is a model in the script, so these steps are
+                    assert status == "named-result", key  # "modulo" it, never plain certified
+                else:
+                    assert status in ("certified", "tested"), key
     assert bare == set()
+
+
+#: step certificates that rest on the coupon-collector model (chebyshev_proof.COUPON_STAGES)
+COUPON_MODEL_KEYS = {"merad.coupon_variance_bound"}
 
 
 def test_assumption_only_for_cited_theorems() -> None:

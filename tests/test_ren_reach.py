@@ -2,8 +2,9 @@
 
 The bound is checked against the data model's sampler (exact enumeration over every latent/noise draw, random
 tables of maps with ties, and the linear maps that attain it), then the ENGINE's decision is pinned from the exact
-infimum computed here: the literal reading (eps fixed at 0.05) and 'betas chosen per model' are refuted by
-experiment.unreachable whatever the runs show; 'r >= r0(eps)' is not (the claim chooses r0 after eps)."""
+infimum computed here. Issue 39: Definition 4.1's eps is lost and admissible in (0, 1/2), so the rows are decided
+with level_max = 1/2 and refute nothing (the largest bound is 3/8); at the checker's former eps = 0.05 the rows
+r <= 3 would refute by experiment.unreachable (kept as a test that the level, not the runs, moved the verdict)."""
 
 from __future__ import annotations
 
@@ -93,23 +94,32 @@ def _checked(claim):
     return check_claim(claim, NONE)
 
 
-def test_the_engine_refutes_the_literal_reading_and_the_per_model_one_but_not_r_large_enough() -> None:
+def test_no_admissible_eps_is_out_of_reach_so_the_reach_refutes_nothing() -> None:
+    """Issue 39: Definition 4.1's eps is lost; admissible in (0, 1/2) (line 56). The largest bound over the rows,
+    3/8 at r = 1, d_xi = 1, is below 1/2, so no row refutes (the runs decide); at the checker's former 0.05 they did."""
     claim = get("ren.theorem43b")
+    assert alignment_reach.MISALIGNMENT.level_max == sympy.Rational(1, 2) == alignment_reach.MISALIGNMENT_R0.level_max
     result = _checked(claim)
-    assert result.verdict == Verdict.REFUTED and result.rule == "experiment.unreachable", result.reason
-    eps = sympy.Rational(1, 20)  # Definition 4.1's constant as the literal reading fixes it
-    refuting = [row for row in result.reach if row["verdict"] == Verdict.REFUTED]
-    assert len(refuting) == len(result.reach) == 6
-    for row in refuting:
+    assert result.verdict != Verdict.REFUTED and result.rule != "experiment.unreachable", result.reason
+    assert len(result.reach) == 6
+    for row in result.reach:
         exact = alignment_reach.bound(row["config"]["r"], row["config"]["d_xi"])
         printed = sympy.sympify(row["exact"])  # the engine's exact infimum, in d_xi
         assert printed.subs({s: row["config"]["d_xi"] for s in printed.free_symbols if s.name == "d_xi"}) == exact
-        assert Fraction(row["lower"]) <= Fraction(str(exact)) and Fraction(row["lower"]) > Fraction(1, 20)
-        assert exact > eps  # unreachable at the FIXED eps itself, not only at the engine's level inf/2
+        assert sympy.Rational(1, 20) < exact <= sympy.Rational(3, 8) < sympy.Rational(1, 2)
+        assert row["verdict"] != Verdict.REFUTED
     verdicts = {rd["name"]: rd["verdict"] for rd in result.readings}
-    assert verdicts["betas chosen per model"] == "refuted"
-    assert verdicts["r >= r0(eps)"] == "consistent"
-    assert alignment_reach.r0_for(eps, 5) == 4 == alignment_reach.r0_for(eps, 1)  # the reading's r0 at 0.05
+    assert verdicts["betas chosen per model"] != "refuted" and verdicts["r >= r0(eps)"] == "consistent"
+    assert alignment_reach.r0_for(sympy.Rational(1, 20), 5) == 4 == alignment_reach.r0_for(sympy.Rational(1, 20), 1)
+
+
+def test_a_checker_fixed_eps_of_005_would_refute_by_unreachable() -> None:
+    """The same rows with the level capped at the checker's former eps = 0.05: refuted by experiment.unreachable --
+    the verdict moves with the admissible range, which is why the range must come from the source."""
+    claim = get("ren.theorem43b")
+    capped = dataclasses.replace(alignment_reach.MISALIGNMENT, level_max=sympy.Rational(1, 20))
+    result = _checked(dataclasses.replace(claim, reach=(capped,), readings=()))
+    assert result.verdict == Verdict.REFUTED and result.rule == "experiment.unreachable", result.reason
 
 
 def test_r4_and_r5_are_reachable_at_the_fixed_eps() -> None:

@@ -34,8 +34,9 @@ def test_there_are_at_least_ten_thin_mutants_each_with_its_reason() -> None:
 @pytest.mark.parametrize("side", ["mutant", "twin"])  # two items, so that the workers share the load evenly
 @pytest.mark.parametrize("mutant", FOUND, ids=[m.name for m in FOUND])
 def test_a_thin_mutant_is_refuted_and_its_twin_is_not(mutant, side: str, seed: int) -> None:
-    from training.device import deterministic_kernels  # heavy: imports torch; as an audit runs each claim
+    from training.device import configure_process, deterministic_kernels  # heavy: imports torch
 
+    configure_process()  # as an audit's worker runs each claim: one torch thread (fused Adam spins on more)
     deterministic_kernels()
     if side == "mutant":
         false = check_claim(mutant.false(), PROFILES["audit"], seed=seed)

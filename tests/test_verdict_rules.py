@@ -169,6 +169,20 @@ def test_statement_rule(rule: str, build: Any, expected: Verdict) -> None:
     assert result.verdict == expected, (rule, result.verdict, result.reason)
 
 
+@rule("informative.declared")
+def test_an_uninformative_subject_says_why_it_is_no_evidence() -> None:
+    """The declared condition's ``why``: a run's snapshot whose property already held at initialization is no
+    evidence, and the reason says so (not "equal by construction")."""
+    from theorems.engine.rules.informative import declared_reason
+
+    at_init = Informative("the initialization does not already satisfy it", lambda s: False,
+                          why="the property already held at the run's initialization")
+    equal = Informative("q != 0", lambda s: False)
+    assert "already held at the run's initialization" in declared_reason(Part(Le(q, 1), "", None, at_init), {})
+    assert "equal by construction" in declared_reason(Part(Le(q, 1), "", None, equal), {})
+    assert declared_reason(Part(Le(q, 1), "", None, Informative("always", lambda s: True)), {}) is None
+
+
 @rule("statement.hypotheses_unsatisfiable", "claim.error")
 def test_an_unsatisfiable_certificate_contradicted_by_a_subject_is_an_error() -> None:
     result = statement(Le(q, 1), [{"q": 0.5}], unsatisfiable=(lambda: cert(),))
@@ -263,6 +277,9 @@ SEEDS = tuple(range(MIN_SEEDS))
     (Observation({}, (None,) + (True,) * (MIN_SEEDS - 1), SEEDS), I, "cannot tell"),
     (Observation({}, (True,) * MIN_SEEDS, SEEDS, regime=(RegimeCheck("width", "m >> d", 3, "m >= 10", False),)),
      U, "out of regime"),
+    (Observation({}, (True,), by_construction="the bound is the triangle inequality on the checker's own rate"),
+     U, "by construction"),  # can fail only by a bug: no evidence
+    (Observation({}, (False,), by_construction="an identity of the encoding"), I, "encoding is wrong"),  # not the paper
 ])
 def test_observation_rule(obs: Observation, expected: Verdict, fragment: str) -> None:
     verdict, why = observation_verdict(obs)
@@ -534,6 +551,26 @@ def test_reachability_is_read_with_the_prefix(prefix: tuple, expected: Verdict) 
         assert result.witness["kind"] == "reach" and "log(1 + exp(-B))" in str(result.reach[0]["exact"])
 
 
+EPS_CHOSEN = (forall("B", "B > 0"), exists("eps", "a level the claim (or the checker) picks, eps <= 0.2"),
+              exists("w", "|w| <= B"))
+
+
+@rule("reach.unreachable")
+@pytest.mark.parametrize("B_values, level_max, expected", [
+    ((1.0,), 0.2, R),  # inf log(1 + e^-1) = 0.313 > 0.2: no admissible eps is reachable, whoever picks it
+    ((2.0,), 0.2, C),  # inf log(1 + e^-2) = 0.127 <= 0.2: some admissible eps is reachable -- not refuted
+    ((1.0,), None, C),  # an existential level with no admissible range stated: the claim picks it, never refuted
+])
+def test_a_level_with_an_admissible_range_refutes_only_above_its_largest_value(B_values: tuple, level_max: Any,
+                                                                              expected: Verdict) -> None:
+    from theorems.engine.reach import Reach
+
+    reach = Reach("logistic loss on (1, +1)", sympy.log(1 + sympy.exp(-w_r)), {w_r: (-B_r, B_r)}, "eps",
+                  {"B": B_values}, about="w", level_max=level_max)
+    result = check_claim(Claim("t.reach", Kind.INEQUALITY, SRC, (), reach=(reach,), prefix=EPS_CHOSEN), NONE)
+    assert (result.verdict == R) == (expected == R), result.reason
+
+
 @pytest.mark.parametrize("B_values", [(1e-3,), (1.8,)])  # inf log(1 + e^-1.8) = 0.152: above the level 0.1
 def test_a_level_no_grid_value_reaches_leaves_the_reading_untested(B_values: tuple) -> None:
     result = check_claim(reach_claim(EVERY_EPS_SOME_B, {"B": B_values}), NONE)
@@ -724,12 +761,35 @@ def test_a_reading_inherits_the_certificates_unless_it_overrides_them() -> None:
     assert [r["verdict"] for r in result.readings] == ["proved", "proved", "consistent"]
 
 
+@rule("claim.sharp_certified")
+@pytest.mark.parametrize("certificates, certified", [
+    ((lambda: cert(),), True),  # its certificate passes on the whole domain
+    ((lambda: cert(complete=False),), False),  # on part of it only: an estimate
+    ((lambda: cert(ok=False),), False),  # a failed certificate: an estimate
+    ((lambda: 1 / 0,), False),  # a certificate that cannot run certifies nothing
+])
+def test_a_sharp_constant_is_labelled_certified_only_when_its_certificates_pass(certificates: tuple,
+                                                                               certified: bool) -> None:
+    from theorems import Sharp
+
+    claim = Claim("t.sharp", Kind.INEQUALITY, SRC, parts(Le(q, 2), labels=["q <= 2"]),
+                  subjects=(Points([{"q": 0.5}, {"q": 1.5}]),),
+                  sharp=(Sharp("q <= 2", "2", "3/2", certified=True, sides=(q, sympy.Rational(3, 2)),
+                               certificates=certificates),))
+    (row,) = check_claim(claim, NONE).tightness
+    assert row["sharp_constant"]["certified"] is certified
+    assert ("(certified)" if certified else "(an estimate)") in row["sharp_constant"]["text"]
+    with pytest.raises(ClaimError, match="certified=True needs the certificates"):
+        Sharp("q <= 2", "2", "3/2", certified=True)
+
+
 def test_an_inequality_reports_its_best_ratio_and_the_sharp_constant_beside_the_printed_one() -> None:
     from theorems import Sharp
 
     claim = Claim("t.sharp", Kind.INEQUALITY, SRC, parts(Le(q, 2), labels=["q <= 2"]),
                   subjects=(Points([{"q": 0.5}, {"q": 1.5}]),),
-                  sharp=(Sharp("q <= 2", "2", "3/2", certified=True, sides=(q, sympy.Rational(3, 2))),))
+                  sharp=(Sharp("q <= 2", "2", "3/2", certified=True, sides=(q, sympy.Rational(3, 2)),
+                               certificates=(lambda: cert(),)),))
     (row,) = check_claim(claim, NONE).tightness
     assert row["best_ratio"] == 0.75 and row["precision"].startswith("mpmath")
     assert row["sharp_constant"]["reached"] == 1.0 and "search reached 1 of the sharp bound" in row["sharp_constant"]["text"]
@@ -1230,6 +1290,44 @@ def test_verdicts_fixed_by_the_kind_of_claim() -> None:
     assert result.verdict == Verdict.ERROR and not result.expected
     from theorems.engine.check import blank_result
     assert blank_result(boom, 0).verdict == U
+
+
+@rule("claim.reconstructed")
+def test_a_reconstructed_statement_is_marked_and_counted_apart() -> None:
+    """A claim whose statement is the checker's reconstruction carries the mark on its verdict (proved, refuted,
+    consistent alike), in its readings and in the counts; a lost statement (not_encodable) carries none; the
+    coverage counts a statement checked only through reconstructions apart from the covered ones."""
+    from theorems.engine.claim import UnencodableClaim
+    from theorems.engine.coverage import Row, Statement, counts
+    from theorems.frontend.report import verdict_counts
+
+    guess = "the bound's constant, inferred from the proof's last line"
+    held = check_claim(Claim("t.rec", Kind.INEQUALITY, SRC, parts(Le(q, 1)), subjects=(Points([{"q": 0.5}]),),
+                             reconstructed=guess), NONE)
+    failed = check_claim(Claim("t.rec2", Kind.INEQUALITY, SRC, parts(Le(q, 1)), subjects=(Points([{"q": 3.0}]),),
+                               reconstructed=guess), NONE)
+    plain = check_claim(Claim("t.plain", Kind.INEQUALITY, SRC, parts(Le(q, 1)), subjects=(Points([{"q": 0.5}]),)),
+                        NONE)
+    lost = check_claim(UnencodableClaim("t.lost", Kind.INEQUALITY, SRC, reason="lost", reconstructed=guess), NONE)
+    assert held.verdict == C and held.verdict_label == f"consistent (reconstructed: {guess})"
+    assert failed.verdict == R and failed.verdict_label.endswith(f"(reconstructed: {guess})")
+    assert held.readings[0]["reconstructed"] == guess and not plain.reconstructed and not lost.reconstructed
+    assert verdict_counts([held, plain, failed]) == "consistent 1, consistent (reconstructed) 1, refuted (reconstructed) 1"
+    rows = [Row("f", Statement("Lemma", "1", 1), ["t.rec"]), Row("f", Statement("Lemma", "2", 2), ["t.rec", "t.plain"]),
+            Row("f", Statement("Lemma", "3", 3), []), Row("f", Statement("Lemma", "4", 4), ["t.part"])]
+    n = counts(rows, {"t.rec": "consistent", "t.plain": "consistent", "t.part": "consistent"}, ["t.rec"], ["t.part"])
+    assert (n["covered"], n["reconstructed"], n["qualitative"], n["missing"]) == (1, 1, 1, 1)
+
+
+@rule("claim.qualitative")
+def test_a_check_of_the_surviving_content_only_is_marked_and_counted_apart() -> None:
+    from theorems.frontend.report import verdict_counts
+
+    what = "the direction survives (the bound decreases in beta); its constant is lost"
+    part = check_claim(Claim("t.part", Kind.INEQUALITY, SRC, parts(Le(q, 1)), subjects=(Points([{"q": 0.5}]),),
+                             qualitative=what), NONE)
+    assert part.verdict == C and part.verdict_label == f"consistent (qualitative: {what})"
+    assert part.readings[0]["qualitative"] == what and verdict_counts([part]) == "consistent (qualitative) 1"
 
 
 # -- the table itself ---------------------------------------------------------------------------------------------

@@ -104,12 +104,15 @@ def _check_isolated(claim: AnyClaim, result: ClaimResult, budget: Budget, ctx: R
         raise
     except (Exception, SystemExit, KeyboardInterrupt) as exc:  # one broken claim never sinks an audit
         _failed(result, exc)
+    result.reconstructed = kinds.reconstructed_mark(result.verdict, claim.reconstructed)
+    result.qualitative = kinds.qualitative_mark(result.verdict, claim.qualitative)
 
 
 def reading_json(claim: AnyClaim, rests_on: str, result: ClaimResult) -> dict:
     """One reading in the report: what it reads, its prefix and hypotheses, its verdict and evidence."""
     return {"name": claim.reading, "rests_on": rests_on, "prefix": prefix_text(claim.prefix),
             "hypotheses": claim.hypotheses_text(), "verdict": result.verdict.value, "modulo": list(result.modulo),
+            "reconstructed": result.reconstructed, "qualitative": result.qualitative,
             "reason": result.reason, "qualifiers": list(result.qualifiers), "examples": result.examples + result.adversarial_examples,
             "informative": result.nontrivial_examples, "expected": result.expected,
             "witness": result.witness if claim.reading != "literal" else None}

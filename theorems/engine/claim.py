@@ -227,6 +227,12 @@ class ClaimBase:
     # the hypotheses, and the data sets an adversary builds within what the hypotheses literally allow
     reach: "tuple[Reach, ...]" = ()
     data_adversary: "tuple[DataAdversary, ...]" = ()
+    # the statement checked is the checker's reconstruction, not the printed one (a display the extraction lost):
+    # what was inferred, from what -- carried by the verdict label, counted apart, never the paper's result proved
+    reconstructed: str = ""
+    # only the qualitative content of a partly lost statement is checked (a direction, a sign, a monotonicity, an
+    # ordering): what survives and is checked -- carried by the verdict label, counted apart
+    qualitative: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or len(self.id) > MAX_ID_LENGTH or not CLAIM_ID.fullmatch(self.id):
@@ -291,16 +297,23 @@ class ClaimBase:
 @dataclass(frozen=True)
 class Sharp:
     """The sharp constant of an inequality part, beside the printed one: ``printed`` and ``sharp`` in words,
-    ``certified`` when a certificate proves the sharp value (else it is an estimate), and ``sides`` -- the
-    part's (smaller, larger) sides with the sharp constant in place of the printed one, as expressions over the
-    claim's quantities -- so the report can say how close the search came to the sharp bound (their ratio at
-    the subject with the best ratio)."""
+    ``certified`` when a certificate proves the sharp value -- ``certificates``, the functions that prove it: the
+    report labels it certified only when they all pass on their whole domain (else it is an estimate) -- and
+    ``sides`` -- the part's (smaller, larger) sides with the sharp constant in place of the printed one, as
+    expressions over the claim's quantities -- so the report can say how close the search came to the sharp bound
+    (their ratio at the subject with the best ratio)."""
 
     part: str
     printed: str
     sharp: str
     certified: bool
     sides: tuple[Any, Any] | None = None
+    certificates: tuple[Callable[[], "Certificate"], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.certified and not self.certificates:
+            raise ClaimError(f"sharp constant of {self.part!r}: certified=True needs the certificates that prove it "
+                             "(certificates=...); without them it is an estimate (certified=False)")
 
 
 @dataclass(frozen=True)

@@ -98,7 +98,10 @@ class Observation:
     theorem's conditions measured on this configuration; ``values`` the measured numbers the report
     shows; ``part`` is "main", or "universal" for a universal part stated beside an existence claim
     (read over every configuration: one failure inside the regime refutes the claim); ``weak`` says,
-    when not empty, why the configuration is only weakly informative (a bound nothing comes near)."""
+    when not empty, why the configuration is only weakly informative (a bound nothing comes near);
+    ``by_construction`` says, when not empty, why the property holds by the checker's own construction (an
+    identity of its own encoding, a bound applied to its own rate): such a check can fail only by a bug, so a
+    held outcome is no evidence for the paper's statement."""
 
     config: dict[str, Any]
     holds: tuple[bool | None, ...]
@@ -110,6 +113,7 @@ class Observation:
     note: str = ""
     part: str = "main"
     weak: str = ""
+    by_construction: str = ""
 
     def __post_init__(self) -> None:
         where = f"Observation {self.config}"

@@ -49,6 +49,9 @@ class Reach:
     objects: Mapping[str, Sequence[Any]] = field(default_factory=dict)
     about: str = ""
     terms: tuple[Any, ...] = ()  # the quantity as a sum (terms sharing no variable are bounded apart)
+    # the largest value the level may take when a constant chosen by the claim or the checker fixes it (its stated
+    # admissible range's upper end): the row refutes only when the infimum exceeds it (reach.unreachable)
+    level_max: Any = None
 
     def __post_init__(self) -> None:
         if not self.box:
@@ -116,7 +119,9 @@ def reach_rows(reach: Reach, prefix: Sequence[Any]) -> list[dict[str, Any]]:
     for config in reach.configurations():
         row = _bound_row(reach.name, config, lambda: reach.infimum(config))
         row["verdict"], row["why"] = reach_row_verdict(prefix, reach.level, tuple(config), row["lower"],
-                                                      row["upper"], LEVELS, row.get("uniform", False))
+                                                      row["upper"], LEVELS, row.get("uniform", False),
+                                                      reach.level_max)
+        row["level_max"] = None if reach.level_max is None else _plain(reach.level_max)
         rows.append(row)
     return rows
 
@@ -223,5 +228,5 @@ def replay_row(data: Mapping[str, Any], claim: Any) -> dict[str, Any]:
     config = dict(data.get("row", {}).get("config") or {})
     row = _bound_row(reach.name, config, lambda: reach.infimum(config))
     row["verdict"], row["why"] = reach_row_verdict(claim.prefix, reach.level, tuple(config), row["lower"], row["upper"],
-                                                  LEVELS, row.get("uniform", False))
+                                                  LEVELS, row.get("uniform", False), reach.level_max)
     return row

@@ -34,6 +34,7 @@ from theorems.engine.claim import Le, Part, Sharp, StatementClaim
 from theorems.engine.evaluate import applicable_parts, needed_symbols, side_functions
 from theorems.engine.family import SubjectFamily
 from theorems.engine.probe import Probe, Tracker, evaluate
+from theorems.engine.rules import kinds
 from theorems.engine.search import admissible, distinct, adversarial_starts, ascend
 from theorems.engine.rules.compare import CONFIRM_DPS
 
@@ -184,16 +185,27 @@ def sharp_report(sharp: Sharp, claim: StatementClaim, best: Probe | None) -> dic
             reached = evaluate(claim, best.family, best.subject, parts=[versus])[0].ratio
         except Exception:  # noqa: BLE001 - a bound undefined at the subject: nothing reached to report
             reached = None
-    text = (f"printed {sharp.printed}; sharp {sharp.sharp} ({'certified' if sharp.certified else 'an estimate'})"
+    certified = sharp_certified(sharp)
+    text = (f"printed {sharp.printed}; sharp {sharp.sharp} ({'certified' if certified else 'an estimate'})"
             + (f"; search reached {reached:.4g} of the sharp bound" if reached is not None else ""))
-    return {"printed": sharp.printed, "sharp": sharp.sharp, "certified": sharp.certified, "reached": reached,
+    return {"printed": sharp.printed, "sharp": sharp.sharp, "certified": certified, "reached": reached,
             "text": text}
+
+
+def sharp_certified(sharp: Sharp) -> bool:
+    """Whether the sharp constant is labelled certified (claim.sharp_certified): its certificates are run now."""
+    try:
+        results = [make() for make in sharp.certificates]
+    except Exception:  # noqa: BLE001 - a certificate that cannot run certifies nothing
+        results = None
+    return kinds.sharp_certified(sharp.certified, results)
 
 
 def best_ratio(claim: StatementClaim, tracker: Tracker, label: str) -> tuple[Probe | None, float | None, str]:
     """The part's best ratio over the subjects the tracker kept, re-evaluated at CONFIRM_DPS digits where the
     subject is cheap to confirm (a float ratio near a rounding artefact -- a subnormal side, a cancellation --
-    is not a best ratio): (the subject's probe, its ratio, "mpmath, 60 digits" or "float64")."""
+    is not a best ratio): (the subject's probe, its ratio, and where it came from: "mpmath, 60 digits on the stored
+    inputs" -- the subject's float64 values read exactly, not a 60-digit optimum -- or "float64")."""
     best: tuple[Probe | None, float | None, str] = (None, None, "float64")
     for p in tracker.best_for(label):
         value, precision = None, "float64"
@@ -201,7 +213,8 @@ def best_ratio(claim: StatementClaim, tracker: Tracker, label: str) -> tuple[Pro
             try:
                 hp = evaluate(claim, p.family, p.subject, dps=CONFIRM_DPS,
                               parts=[q for q in claim.statement if str(q) == label])[0]
-                value, precision = hp.ratio, f"mpmath, {CONFIRM_DPS} digits"
+                value = hp.ratio
+                precision = f"mpmath, {CONFIRM_DPS} digits on the stored inputs (float64 values read exactly)"
             except Exception:  # noqa: BLE001 - no high-precision twin for this subject: keep its float ratio
                 value = None
         if value is None:

@@ -156,6 +156,8 @@ class ClaimResult:
     # reachability of the conclusion and the data adversary's sets (theorems.engine.reach): bounds, verdicts
     reach: list[dict[str, Any]] = field(default_factory=list)
     one_sided: str = ""  # a consistent experiment that could not have refuted its statement: why (counted apart)
+    reconstructed: str = ""  # the statement checked is the checker's reconstruction: what was inferred, from what
+    qualitative: str = ""  # only the surviving qualitative content of a partly lost statement is checked: which
     # CPU seconds from the check's start to its first confirmed violation: for benchmarks, not in the report (two
     # identical audits' reports must not differ by it)
     first_violation_seconds: float | None = None
@@ -169,10 +171,13 @@ class ClaimResult:
         """The verdict as shown: ``proved (modulo: Jensen's inequality)`` when a proof rests on named results
         that are not themselves proved."""
         if self.verdict == Verdict.PROVED and self.modulo:
-            return f"proved (modulo: {', '.join(self.modulo)})"
-        if self.verdict == Verdict.CONSISTENT and self.one_sided:
-            return f"consistent (one-sided: {self.one_sided})"
-        return self.verdict.value
+            label = f"proved (modulo: {', '.join(self.modulo)})"
+        elif self.verdict == Verdict.CONSISTENT and self.one_sided:
+            label = f"consistent (one-sided: {self.one_sided})"
+        else:
+            label = self.verdict.value
+        label += f" (qualitative: {self.qualitative})" if self.qualitative else ""
+        return label + (f" (reconstructed: {self.reconstructed})" if self.reconstructed else "")
 
     @property
     def undecided(self) -> bool:

@@ -231,7 +231,9 @@ def _audit_coverage(claims: list, results: list, sources: Optional[Path]) -> Opt
         mine = all_claims(papers=[p.prefix])
         try:
             counted[p.prefix] = cov.counts(cov.coverage_of(paths, [(c.id, c.source) for c in mine]),
-                                           {**_coverage_verdicts(mine, None), **verdicts})
+                                           {**_coverage_verdicts(mine, None), **verdicts},
+                                           [c.id for c in mine if c.reconstructed],
+                                           [c.id for c in mine if c.qualitative])
         except ClcheckError:
             continue
     return counted if known else None
@@ -533,17 +535,21 @@ def coverage(
     table = Table(title="numbered statements and the claims covering them")
     for col in ("file", "line", "statement", "title", "claims"):
         table.add_column(col, overflow="fold")
+    rebuilt, partial = {c.id for c in claims if c.reconstructed}, {c.id for c in claims if c.qualitative}
     for r in rows:
-        cited = ", ".join(f"{c} ({verdicts[c]})" if c in verdicts else c for c in r.claims)
+        cited = ", ".join((f"{c} ({verdicts[c]})" if c in verdicts else c) + (" [qualitative]" if c in partial else "")
+                          + (" [reconstructed]" if c in rebuilt else "") for c in r.claims)
         table.add_row(r.file, str(r.statement.line), r.statement.key, shown(r.statement.title[:40]),
                       shown(cited) if cited else "[red]uncovered[/red]")
     console.print(table)
     for name in paths:
         mine = [r for r in rows if r.file == name]
-        n = cov.counts(mine, verdicts)
+        n = cov.counts(mine, verdicts, rebuilt, partial)
         uncovered = ": " + ", ".join(r.statement.key for r in mine if not r.covered) if n["missing"] else ""
-        console.print(f"{name}: {n['numbered']} numbered, {n['covered']} covered, {n['not_encodable']} not "
-                      f"encodable, {n['definitions']} definitions, {n['missing']} missing{uncovered}", highlight=False)
+        console.print(f"{name}: {n['numbered']} numbered, {n['covered']} covered, {n['qualitative']} checked "
+                      f"(qualitative), {n['reconstructed']} checked only as the checker's reconstruction, "
+                      f"{n['not_encodable']} not encodable, {n['definitions']} definitions, {n['missing']} "
+                      f"missing{uncovered}", highlight=False)
         if not any(name in cov.source_files(c.source) for c in claims):
             console.print(f"  no selected claim cites {name}", highlight=False)
 

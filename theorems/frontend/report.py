@@ -55,12 +55,15 @@ def verdict_text(r: ClaimResult) -> str:
 
 
 def verdict_counts(results: list[ClaimResult]) -> str:
-    """How many claims got each verdict; a proof that rests on unproved named results, and a consistent experiment
-    that could not have refuted its statement (one-sided), are counted apart."""
+    """How many claims got each verdict; a proof that rests on unproved named results, a consistent experiment
+    that could not have refuted its statement (one-sided), a check of only the qualitative content that survives
+    of a statement (qualitative) and a verdict on the checker's reconstruction of a statement (reconstructed) are
+    counted apart."""
     counts: dict[str, int] = {}
     for r in results:
         key = ("proved (modulo named results)" if r.verdict.value == "proved" and r.modulo else
                "consistent (one-sided)" if r.verdict.value == "consistent" and r.one_sided else r.verdict.value)
+        key += (" (qualitative)" if r.qualitative else "") + (" (reconstructed)" if r.reconstructed else "")
         counts[key] = counts.get(key, 0) + 1
     return ", ".join(f"{key} {n}" for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
@@ -288,9 +291,10 @@ def coverage_markdown(coverage: dict[str, dict[str, int]]) -> list[str]:
         return ["## Coverage", "", "coverage: source files not found"]
     lines = ["## Coverage", "", "Numbered statements of each paper's source files and how many the claims cover "
              "(`clcheck coverage --paper <prefix>` lists them).", "",
-             "| paper | numbered | covered | not encodable | definitions | missing |",
-             "| --- | --- | --- | --- | --- | --- |"]
+             "| paper | numbered | covered | checked (qualitative) | reconstructed only | not encodable | definitions "
+             "| missing |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for prefix, n in coverage.items():
-        lines.append(f"| {cell(prefix)} | {n['numbered']} | {n['covered']} | {n['not_encodable']} | "
-                     f"{n.get('definitions', 0)} | {n['missing']} |")
+        lines.append(f"| {cell(prefix)} | {n['numbered']} | {n['covered']} | {n.get('qualitative', 0)} | "
+                     f"{n.get('reconstructed', 0)} | {n['not_encodable']} | {n.get('definitions', 0)} | "
+                     f"{n['missing']} |")
     return lines

@@ -63,9 +63,11 @@ def init_holds(obs: Observation) -> bool:
 @rule("experiment.observation")
 def observation_verdict(obs: Observation) -> tuple[Verdict, str]:
     """One configuration: outside its regime -> untested; not run -> untested; a run that cannot tell ->
-    inconclusive; held on every seed -> consistent, unless it already holds on the run's initialization or
-    baseline (untested: uninformative); failed on every seed -> refuted; seeds disagree -> inconclusive, listing
-    them; fewer than MIN_SEEDS seeds -> at most inconclusive (a deterministic computation has no seeds)."""
+    inconclusive; a check that holds by the checker's own construction is no evidence either way (held: untested,
+    uninformative; failed: inconclusive, the encoding is wrong); held on every seed -> consistent, unless it already
+    holds on the run's initialization or baseline (untested: uninformative); failed on every seed -> refuted; seeds
+    disagree -> inconclusive, listing them; fewer than MIN_SEEDS seeds -> at most inconclusive (a deterministic
+    computation has no seeds)."""
     failed = [r for r in obs.regime if not regime_holds(r)]
     if failed:
         return U, "out of regime: " + "; ".join(r.describe() for r in failed)
@@ -75,6 +77,10 @@ def observation_verdict(obs: Observation) -> tuple[Verdict, str]:
     undetermined = [s for s, h in zip(obs.seeds or range(len(held_on)), held_on) if h is None]
     if undetermined:
         return I, f"the run cannot tell on seeds {undetermined}"
+    if obs.by_construction:  # it can fail only by a bug of the encoding: no evidence either way
+        if all(held_on):
+            return U, f"uninformative: holds by construction ({obs.by_construction})"
+        return I, f"fails although it holds by construction ({obs.by_construction}): the encoding is wrong, not the paper"
     if all(held_on):
         if init_holds(obs):
             return U, f"uninformative: the property already holds on {obs.baseline}"
@@ -249,8 +255,9 @@ def _experiment_judgement(quantifier: str, outcome: ExperimentOutcome) -> Judgem
         reasons.insert(0, "out of regime: no configuration is inside the theorem's regime ("
                           + "; ".join(sorted({r["why"] for r in main if r["why"]}))[:300] + ")")
     elif verdict == U and main and not any(r["informative"] for r in main if r["in_regime"]):
-        reasons.insert(0, "uninformative: the property already holds on the untrained model or baseline in every "
-                          "configuration inside the regime")
+        whys = sorted({r["why"] for r in main if r["in_regime"] and r["why"]})
+        reasons.insert(0, "uninformative in every configuration inside the regime: " + ("; ".join(whys)[:300] or
+                          "the property already holds on the untrained model or baseline"))
     disagreeing = [f"{r['config']}: {r['why']}" for r in main if r["verdict"] == I]
     if verdict == I and disagreeing:
         reasons.insert(0, "; ".join(disagreeing[:4]))

@@ -27,11 +27,11 @@ RANGE_RULE = "range"  # the prefix of every reason the range rule gives (a vacuo
 
 @rule("informative.declared")
 def declared_reason(part: Any, subject: Any) -> str | None:
-    """A subject on which the part's declared ``Informative`` condition fails is uninformative: both sides
-    are equal by construction there."""
+    """A subject on which the part's declared ``Informative`` condition fails is uninformative (both sides are
+    equal by construction there, or the property already held at the run's initialization: its ``why``)."""
     informative = part.informative
     if informative is not None and not informative.holds(subject):
-        return f"not {informative.when} (both sides equal by construction)"
+        return f"not {informative.when} ({informative.why})"
     return None
 
 

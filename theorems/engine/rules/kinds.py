@@ -29,3 +29,30 @@ def error(what: str) -> Judgement:
     """A check that failed (an exception, the time limit, a dead worker) gives error, naming what happened:
     the claim was not checked."""
     return Judgement(Verdict.ERROR, what)
+
+
+@rule("claim.reconstructed")
+def reconstructed_mark(verdict: Verdict, reconstructed: str) -> str:
+    """A claim whose statement is the checker's reconstruction (``reconstructed``: what was inferred, from what)
+    carries the mark on every verdict that says something of its statement -- its proof or refutation is of the
+    reconstruction, not of the paper's statement -- and is counted apart."""
+    if not reconstructed.strip() or verdict in (Verdict.NOT_ENCODABLE, Verdict.DEFINITION, Verdict.ERROR):
+        return ""
+    return " ".join(reconstructed.split())
+
+
+@rule("claim.qualitative")
+def qualitative_mark(verdict: Verdict, qualitative: str) -> str:
+    """A claim that checks only what survives of a partly lost statement (``qualitative``: a direction, a sign, a
+    monotonicity -- and what is lost) carries the mark on every verdict that says something of it, and is counted
+    apart from the statements checked whole."""
+    if not qualitative.strip() or verdict in (Verdict.NOT_ENCODABLE, Verdict.DEFINITION, Verdict.ERROR):
+        return ""
+    return " ".join(qualitative.split())
+
+
+@rule("claim.sharp_certified")
+def sharp_certified(declared: bool, results: list | None) -> bool:
+    """A sharp constant is labelled certified only when the claim says so and every certificate it names ran and
+    passed on its whole domain (``results``: None when one could not run); otherwise it is an estimate."""
+    return bool(declared and results and all(c.ok and c.complete for c in results))

@@ -36,29 +36,45 @@ def _bound(prefix: Sequence[Any], name: str, what: str) -> tuple[int, Any]:
 
 
 def _fraction(text: Any) -> Fraction | None:
-    return None if text is None else Fraction(text)
+    """A number exactly: an int, a float's binary value, a Fraction, a "p/q" string or a sympy rational."""
+    if text is None:
+        return None
+    try:
+        return Fraction(text)
+    except TypeError:
+        return Fraction(str(text))
 
 
 @rule("reach.unreachable")
 def unreachable(prefix: Sequence[Any], level: str, objects: Sequence[str], lower: Any,
-                uniform: bool = False) -> tuple[bool, str]:
+                uniform: bool = False, level_max: Any = None) -> tuple[bool, str]:
     """A certified ``inf Q >= lower > 0`` over what the hypotheses allow, with a universal level, refutes when the
     adversary may pick the level after every object the infimum depends on: at a configuration of universal objects
     (the adversary's choices), or -- for objects the claim chooses before the level -- when the infimum is certified
     positive for every value the claim may choose (``uniform``: its exact form is positive on their whole domain,
     sympy). The adversary then picks ``level = lower / 2``: no admissible object reaches ``Q <= level``. An object the
-    claim chooses after the level (a value per level) is never the adversary's: no refutation."""
+    claim chooses after the level (a value per level) is never the adversary's: no refutation. With ``level_max``
+    (the largest value the level may take: a constant the claim or the checker chooses, within its stated
+    admissible range), whoever chooses the level, it refutes only when ``lower > level_max``: no admissible level
+    is reachable."""
     low = _fraction(lower)
     if low is None or low <= 0:
         return False, ""
     li, lvl = _bound(prefix, level, "level")
-    if lvl.quantifier != "forall":
+    cap = _fraction(level_max)
+    if cap is not None and low <= cap:
+        return False, f"inf Q >= {float(low):.6g} is not above the largest admissible {level} = {float(cap):.6g}"
+    if lvl.quantifier != "forall" and cap is None:
         return False, f"the level {level} is existential: the claim chooses it"
     chosen = [(o, i) for o in objects for i, b in [_bound(prefix, o, "object")] if b.quantifier != "forall"]
     if any(i > li for _, i in chosen) or (chosen and not uniform):
         return False, ""
     every = (f" -- and for every value of {', '.join(o for o, _ in chosen)} the claim may choose before {level} (the "
              "exact infimum is positive on their whole domain, sympy)") if chosen else ""
+    if cap is not None:
+        return True, (f"inf Q >= {float(low):.6g} > {float(cap):.6g}, the largest admissible {level}, on everything "
+                      f"the hypotheses allow{every}: no admissible {level} is reachable (the hypotheses granted, as "
+                      "the prefix binds them)")
     return True, (f"inf Q >= {float(low):.6g} > 0 on everything the hypotheses allow{every}: the adversary's "
                   f"{level} = {float(low / 2):.6g} is unreachable (the hypotheses granted, as the prefix binds them)")
 
@@ -85,9 +101,9 @@ def reachable(upper: Any, levels: Sequence[float]) -> list[float]:
 
 
 def reach_row_verdict(prefix: Sequence[Any], level: str, objects: Sequence[str], lower: Any, upper: Any,
-                      levels: Sequence[float], uniform: bool = False) -> tuple[Verdict, str]:
+                      levels: Sequence[float], uniform: bool = False, level_max: Any = None) -> tuple[Verdict, str]:
     """One configuration's verdict (reach.unreachable, reach.claim_chooses, reach.reachable)."""
-    refutes, why = unreachable(prefix, level, objects, lower, uniform)
+    refutes, why = unreachable(prefix, level, objects, lower, uniform, level_max)
     if refutes:
         return Verdict.REFUTED, why
     reached = reachable(upper, levels)

@@ -87,7 +87,53 @@ THEOREM2_SUP_HYP = Assumption(
     "literal reading, r the sup norm), holding by more than 1e-6 r^2", _sup_norm_condition)
 
 
-# -- Theorem 1: the constant of O(1/eps) along witness families --------------------------------------
+# -- Theorem 2 without the convention x in A(x) (issue 39) -----------------------------------------------
+# The slides never say that a sample is one of its own augmentations; the checker's G_f(x) at the first augmentation
+# (augmented.py) and the Coq proof assume it. Without it G_f(x) = argmin_k ||f(x) - mu_k|| reads f at the sample
+# itself, which the hypotheses (all about f on the augmented inputs, ||f|| = r and L aside) do not tie to its class.
+SAMPLE_RAW = np.array([[-1.0], [-1.0], [1.0]])  # f(x) at the three samples themselves (each the other class's centre)
+
+
+def sample_witness() -> Subject:
+    """K = 2, d = 1, r = 1, |A(x)| = 1 (R_0 = 0), eps = delta = 0: class 0 = samples at inputs 0 (mass 0.45) and 5
+    (mass 0.05), both embedded at +1; class 1 = one sample at input 10 (mass 0.5) embedded at -1. sigma = 0.9 (the
+    two class-0 samples share no augmentation), mu_0 = 1, mu_1 = -1, so mu_0 mu_1 = -1 < 1 - rho_max - sqrt(2
+    rho_max) ~ 0.17 (rho_max = 0.2, Delta_mu = 0): the divergence condition holds, the bound is 0.1. Each sample x
+    itself is an input outside A(x) (say 100, 105, 110: f stays Lipschitz, and L enters the condition only
+    through L delta = 0) embedded at the other class's centre (norm 1 = r): G_f(x) is wrong everywhere, Err = 1."""
+    data = AugmentedData.create([0, 0, 1], [0.45, 0.05, 0.5], [[[0.0]], [[5.0]], [[10.0]]], 2)
+    table = np.array([[[1.0]], [[1.0]], [[-1.0]]])
+    s = make_subject("table", "none", data, table, r=1.0, lam=0.0, eps=0.0, delta=0.0, samples=False)
+    return Subject(s.dims, {**s.values, "raw": SAMPLE_RAW.copy()}, s.source)
+
+
+def _sample_data(n: int | None, part: Augmentations) -> st.SearchStrategy[AugmentedData]:
+    w = sample_witness()
+    return st.just(AugmentedData.create(w.data.labels, w.data.mass, w.data.inputs, w.data.n_classes,
+                                        planned={"f": w.f}))
+
+
+def sample_witnesses() -> Family:
+    """Samples outside their own augmentation sets (Theorem 2 without x in A(x)): the constructed subject of
+    :func:`sample_witness`, with the part ``raw`` (f at each sample itself); r = 1, lambda = eps = delta = 0."""
+    name = "samples outside their own augmentation sets, embedded at another class's centre"
+    zero = Choice((0.0,), lo=0.0, hi=math.inf)
+    parts = augmented_parts("table", "none", Augmentations(samples=None, classes=(2, 4), inputs=_sample_data),
+                            Fixed(1.0), zero, zero, zero, search=False, samples=None)
+    parts = {**parts, "raw": Fixed(SAMPLE_RAW)}
+    listed = Family(name, {}, parts, QUANTITIES)
+    return Family(name, {}, parts, QUANTITIES, examples=[listed.to_json(sample_witness())], adversary=False)
+
+
+def sample_norms_ok(s: Any) -> bool:
+    """||f(x)|| = r at every sample x itself too (where the subject carries f there: part ``raw``)."""
+    raw = s.values.get("raw") if hasattr(s, "values") else None
+    if raw is None:
+        return True
+    return holds(equal(np.linalg.norm(np.asarray(raw, dtype=float), axis=1), float(s.r), what="||f(x)||"))
+
+
+# -- Theorem 1: the constant of eta(eps) = O(1/eps) along witness families
 def spike_setting(a: int, eps: float = 1.0) -> ag.AugmentedSetting:
     """One sample, |A(x)| = a augmented inputs; f = 2 eps e_1 on the first (input 0), 0 on the others
     (inputs 1 + j/a): f is (2 eps)-Lipschitz on the inputs whatever a is, and the sample is outside S_eps."""

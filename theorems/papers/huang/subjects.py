@@ -174,6 +174,37 @@ err_main = quantity("Err_main_good",
                     _exact(lambda s: ag.main_good_misclassified(_setting(s), float(s.delta), float(s.eps))[0]),
                     range=(0, 1), differentiable=False,
                     doc="P[x in (C^0_1 u ... u C^0_K) n S_eps, G_f(x) != y(x)] (ties are mistakes)")
+
+
+# Theorem 2 without the convention x in A(x) (issue 39): G_f evaluated at f(x), x the sample itself. A subject may
+# carry a part ``raw`` -- the encoder's value at each sample x (n, d), x an input outside its own A(x); without it
+# x is taken as its first augmentation (x in A(x): one admissible case of the literal reading, the only one of the
+# convention's).
+def _sample_points(s: Any) -> np.ndarray:
+    raw = getattr(s, "raw", None)
+    return _setting(s).feats[:, 0, :] if raw is None else _float(raw).reshape(_setting(s).n, -1)
+
+
+def _sample_predict(s: Any) -> list[frozenset[int]]:
+    if getattr(s, "raw", None) is None:
+        return ag.nn_predict(_setting(s))
+    return [a for a, _ in ag.nearest_centre_sets(_setting(s), _sample_points(s))]
+
+
+def _main_good_misclassified_at_x(s: Any) -> float:
+    st_ = _setting(s)
+    _, main = ag.sigma_of(st_, float(s.delta))
+    good = ag.good_alignment(st_, float(s.eps))
+    pred = _sample_predict(s)
+    return float(sum(st_.mass[x] for part in main for x in part
+                     if good[x] and pred[x] != frozenset({int(st_.labels[x])})))
+
+
+err_G_x = quantity("Err_G_at_x", _exact(lambda s: ag.classification_error(_setting(s), _sample_predict(s))),
+                   range=(0, 1), differentiable=False,
+                   doc="Err(G_f), G_f(x) = argmin_k ||f(x) - mu_k|| at the sample x itself (x need not be in A(x))")
+err_main_x = quantity("Err_main_good_at_x", _exact(_main_good_misclassified_at_x), range=(0, 1), differentiable=False,
+                      doc="P[x in (C^0_1 u ... u C^0_K) n S_eps, G_f(x) != y(x)], G_f at the sample x itself")
 sigma = quantity("sigma", _exact(lambda s: ag.sigma_of(_setting(s), float(s.delta))[0]), range=(0, 1),
                  differentiable=False)
 R_eps = quantity("R_eps", _exact(lambda s: ag.r_eps(_setting(s), float(s.eps))), range=(0, 1), differentiable=False)
@@ -190,7 +221,7 @@ delta_s = quantity("delta_sigma", lambda s, xp: s.delta, range=(0, None), differ
 
 QUANTITIES = (L_nce, L1_nce, L2_nce, L_cc, L1_cc, L2_cc, lam, bt_lhs, bt_gram, bt_sum, d_dim, K_cls, tb_pair, L_pos,
               L_align, tau_bt, th4_dot, th4_pk, th4_pl, th3_dot, th3_pk, th3_pl, L2s_pairs, L2s_mean, nn_mismatch,
-              nn_gap, err_G, err_main, sigma, R_eps, eps_s, A_size, main_spread, lip_L, delta_s)
+              nn_gap, err_G, err_main, err_G_x, err_main_x, sigma, R_eps, eps_s, A_size, main_spread, lip_L, delta_s)
 
 RADII = (1.0, 0.5, 2.0)  # the radii r of the sphere encoders with ``radius=True``
 LAMBDAS = (0.0, 0.005, 0.5, 1.0, 2.0)  # the weights lambda of the cross-correlation loss drawn

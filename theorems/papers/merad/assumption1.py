@@ -18,6 +18,35 @@ import numpy as np
 from theorems import ExperimentOutcome, Observation, RunContext
 
 REUSE = "reusing a sample in two different triples invalidates Assumption 1"
+
+# -- the readings of Assumption 1, defined once (issue 39 item 3): merad.assumption_1 and merad.theorem1 (its
+# prefixes, its readings, its data adversary's hypotheses and its run's regime check) import these. The words that
+# separate them: "all the samples x in X_data = U_i {x_i, x_i+, x_i-}" -- a union of sets, or the 3n samples of the
+# n triples counted by position.
+SEPARATING_WORDS = "'all the samples x in X_data = U_i {x_i, x_i+, x_i-}' (a union of sets, or the 3n samples by position)"
+SET = ("X_data = U_i {x_i, x_i+, x_i-} a union of sets: its distinct elements unit-norm and delta-separated "
+       "(x != x'; with x = x' allowed no data would satisfy it), so a sample reused in two triples is one element")
+POSITIONS_NAME = "the 3n samples of the triples"
+POSITIONS = ("the 3n samples of the n triples counted by position: 3n distinct unit samples, delta-separated (a "
+             "sample reused in two triples is two samples at distance 0)")
+POSITIONS_RESTS_ON = ("the remark after Lemma 4: Assumption 1 'requires that all samples are separated and, in "
+                      "particular, distinct ... it would be invalidated simply by reusing a sample in two different "
+                      "triples'")
+READINGS = {"set": SET, "positions": POSITIONS}
+
+
+def separation(positions: list[np.ndarray], over: str) -> float:
+    """Assumption 1's delta on the 3n samples ``positions`` (in triple order), read ``over`` the set X_data (exact
+    duplicates merged: one element) or the 3n positions (a duplicate is at distance 0)."""
+    if over not in READINGS:
+        raise ValueError(f"Assumption 1 is read over {sorted(READINGS)}, not {over!r}")
+    if over == "positions":
+        return min_separation(list(positions))
+    unique: list[np.ndarray] = []
+    for p in positions:
+        if not any(np.array_equal(p, q) for q in unique):
+            unique.append(p)
+    return min_separation(unique)
 TRIPLES = ((0, 1, 2), (0, 3, 4))  # the anchor x_0 serves both triples
 SAMPLES = np.eye(5)  # unit vectors, pairwise sqrt(2) apart
 
@@ -34,7 +63,7 @@ def assumption1(ctx: RunContext, over: str = "set") -> ExperimentOutcome:
     distinct = [SAMPLES[i] for i in sorted({i for t in TRIPLES for i in t})]
     points = distinct if over == "set" else positions
     unit = all(abs(float(np.linalg.norm(p)) - 1.0) == 0.0 for p in points)
-    delta = min_separation(points)
+    delta = separation(positions, over)
     holds = unit and delta > 0
     obs = Observation({"fact": REUSE, "over": over, "triples": str(TRIPLES)}, holds=(not holds,),
                       values={"min separation": delta, "Assumption 1 holds": holds})
@@ -48,5 +77,5 @@ def assumption1(ctx: RunContext, over: str = "set") -> ExperimentOutcome:
 
 
 def assumption1_positions(ctx: RunContext) -> ExperimentOutcome:
-    """The reading 'the 3n samples of the triples, two positions of one sample included'."""
+    """The reading POSITIONS_NAME: the 3n samples of the triples, two positions of one sample included."""
     return assumption1(ctx, over="positions")

@@ -12,7 +12,7 @@ import numpy as np
 from sympy import Abs, Eq, Ge, Gt, Le, Limit, Max, Rational, binomial, exp, harmonic, log, oo, pi, sqrt
 
 from numerics.backend import FLOAT
-from theorems.papers.merad import assumption1, lemma3_tightness
+from theorems.papers.merad import assumption1, at_init, lemma3_tightness
 from theorems.papers.merad import sharp_constants  # registers the merad.lemma3_sharp_* step certificates
 from theorems.papers.merad import experiments
 from theorems.papers.merad import observations
@@ -198,6 +198,22 @@ PLUGIN.claim(Claim(
     prefix=(forall("N_C", "integers N_C >= 2 (the classes C, rho uniform on C)"),
             forall("D_c", "class distributions D_c on X"), forall("k", "integers with 2 <= k + 1 <= N_C"),
             ENCODER),
+    literal="natural logarithms in (3)-(6), the convention of Section 3 where the losses are defined (ln, "
+            "zeta(x) = log(1 + e^x))",
+    readings=(Reading(
+        "log = log_2 throughout",
+        "the proof of Proposition 1: 'then use log = log_2 without loss of generality' (HAL text, proof of "
+        "Proposition 2 (1)); the words 'log = log_2' separate the readings: with log_2 in every loss (3)-(6) the "
+        "c- = c term log_2(1 + 1) is 1 = the printed tau+, every loss is its natural-log value divided by ln 2",
+        statement=parts(
+            Le(mx.L_sup_k / log(2), mx.L_sup_mu_k / log(2)),
+            Le(mx.L_sup_mu_k / log(2), mx.k / (1 - mx.tau_plus) * (mx.L_un / log(2) - mx.tau_plus)),
+            # the printed labels: the printed formula is the same, only what 'log' means differs (every loss of
+            # (3)-(6) in log_2 units is its natural-log value divided by ln 2, as encoded)
+            labels=["L_sup,k <= L^mu_sup,k", "L^mu_sup,k <= k/(1-tau+) (L_un - tau+)"],
+        ),
+        known_refutation="",
+        certificates=(finite_proofs.prop1_part1_log2_coq,)),),
     notes="The proof switches to log = log_2 'without loss of generality' and so counts the c- = c "
           "term as 1; with the natural log of (3)-(6) that term is log 2, and the printed bound "
           "fails (e.g. f = 0, N_C = 2, k = 1: LHS = log 2 > 2 (log 2 - 1/2)). Part (2) with N = 1 "
@@ -220,19 +236,13 @@ PLUGIN.claim(Claim(
     prefix=(forall("N_C", "integers N_C >= 2 (the classes C, rho uniform on C)"),
             forall("D_c", "class distributions D_c on X"), forall("N", "integers N >= 1 (negatives)"),
             forall("k", "integers with 2 <= k + 1 <= N_C"), ENCODER),
-    readings=(Reading(
-        "rho any distribution with rho(c) > 0",
-        "the remark after Proposition 1 ('whenever rho is uniform, one has tau+_N = sum_c rho(c)^(N+1) = "
-        "N_C^(-N)'), which computes tau+_N as if the Proposition held beyond uniform rho; the tasks stay uniform "
-        "(D^(k+1))",
-        prefix=(SETTING, forall("N", "integers N >= 1 (negatives)"),
-                forall("k", "integers with 2 <= k + 1 <= N_C"), ENCODER),
-        assumptions=(RHO_POSITIVE, K_RANGE),
-        subjects=(mixture_family(uniform=False, with_k=True, classes=(2, 4), negatives=(1, 5)),),
-        certificates=()),),  # the Coq proof (merad_lemma12.v) is for uniform rho only
     encoding="As printed: 'Assume that rho is uniform over C and that 2 <= k+1 <= N_C. Then any encoder f "
-             "satisfies ...' -- N is the number of negatives of the loss the sentence considers first. The other "
-             "reading drops the uniformity (Section 3.2 says it assumes it 'only in this Section').",
+             "satisfies ...' -- N is the number of negatives of the loss the sentence considers first. One reading: "
+             "the hypothesis 'rho is uniform over C' is printed in the statement (and Section 3.2 assumes it 'only in "
+             "this Section'); dropping it is a different statement, not a reading of this one (issue 39), so no "
+             "non-uniform rho is checked under this claim. The log base is not a reading here: every term of (2) "
+             "(the losses and tau+_N log(N+1)) scales by the same 1/ln 2 under log_2, so the two bases give the "
+             "same inequality (unlike part (1), whose printed tau+ is a base-2 value).",
 ))
 
 # -- tau^+_N (after Proposition 1; proof of Proposition 2) --------------------------------------
@@ -368,9 +378,11 @@ PLUGIN.claim(Claim(
     subjects=(Triplets("ball"), Triplets("near_optimal")),
     certificates=(proofs.lemma3_from_steps, sharp_constants.for_claim, sharp_constants.coq_for_claim),
     sharp=(Sharp("||Hess l(z)|| <= 2 + 8C^2 on B^3 (the proof's route to (12))", "2 + 8C^2",
-                 "sup over B^3 in [lambda(C), 1.5C^2 + sqrt 2], lambda(C) = (3C^2 + sqrt(9C^4 + 8))/4: leading constant "
-                 "3/2", certified=True,
-                 sides=(tp.hess_norm, (3 * tp.C ** 2 + sqrt(9 * tp.C ** 4 + 8)) / 4)),),
+                 "sup over B^3 in [lambda(C), 1.5C^2 + sqrt 2], lambda(C) = (3C^2 + sqrt(9C^4 + 8))/4 (d >= 2; for d = 1 "
+                 "only the upper end 1.5C^2 + sqrt 2 is certified, no witness): leading constant 3/2 as C -> oo, "
+                 "certified from both ends; at finite C the exact sup is only bracketed", certified=True,
+                 sides=(tp.hess_norm, (3 * tp.C ** 2 + sqrt(9 * tp.C ** 4 + 8)) / 4),
+                 certificates=(sharp_constants.sharp_constant, sharp_constants.scalar_facts_coq)),),
     artifacts=(lemma3_tightness.write_artifact,),
     prefix=(forall("d", "integers d >= 1"),
             forall("C", "C > 0, the constant of Assumption 2 (any C > eta > 0 for which the outputs stay in the ball)"),
@@ -543,7 +555,8 @@ PLUGIN.edges([
 PLUGIN.claim(Claim(
     id="merad.fig1", kind=Kind.OBSERVATION,
     source=source("Section 5, Figure 1", (HAL,)),
-    statement=parts(Le(mx.L_sup_mu, mx.L_un / mx.p_min), labels=["L^mu_sup(f,C) <= L_un(f)/p_min (no log N_C)"]),
+    statement=(Part(Le(mx.L_sup_mu, mx.L_un / mx.p_min), "L^mu_sup(f,C) <= L_un(f)/p_min (no log N_C)",
+                    informative=at_init.mixture_part_at_init(mx.L_sup_mu, mx.L_un / mx.p_min, mx.evaluate)),),
     subjects=(experiments.learned_section3(),),
     artifacts=(experiments.figure1,),
     prefix=(forall("run", f"the training runs the figure displays (here: {RUNS} seeds on digits, the checker's stand-in for MNIST)"), forall("t", "logged training steps (step 0 included)")),
@@ -552,13 +565,17 @@ PLUGIN.claim(Claim(
              "is not checked apart: p_min is the same on every run (the same data), so the inequality on every "
              "run implies it on the average (the average reading can only be weaker). "
              f"Checked at every logged step of {RUNS} training runs (N = 1) on digits; the losses are exact on "
-             "the evaluation subset (20 images per digit), rho = the digits' class frequencies.",
+             "the evaluation subset (20 images per digit), rho = the digits' class frequencies. Baseline (issue 39, "
+             "as merad.fig1.trend's at_init): a snapshot is informative only when its run's initialization (step 0) "
+             "does not already satisfy the inequality (theorems.papers.merad.at_init); where the untrained encoder "
+             "already does, the run cannot show it and the claim is untested (uninformative).",
 ))
 
 PLUGIN.claim(Claim(
     id="merad.fig2", kind=Kind.OBSERVATION, cost=20,
     source=source("Section 5, Figure 2", (HAL,)),
-    statement=parts(Le(mx.L_sup_mu, mx.L_un_N), labels=["L^mu_sup(f,C) <= L^N_un(f) (no 1/p_cc)"]),
+    statement=(Part(Le(mx.L_sup_mu, mx.L_un_N), "L^mu_sup(f,C) <= L^N_un(f) (no 1/p_cc)",
+                    informative=at_init.mixture_part_at_init(mx.L_sup_mu, mx.L_un_N, mx.evaluate)),),
     subjects=(experiments.learned_section3(negatives=True),),
     artifacts=(experiments.figure2,),
     prefix=(forall("N", "N = 15, 25, 35 (the figure's values)"), forall("run", f"the training runs the figure displays (here: {RUNS} seeds on digits, the checker's stand-in for MNIST)"),
@@ -566,13 +583,16 @@ PLUGIN.claim(Claim(
     encoding="'Inequality (8) seems to hold even without the 1/p_cc term': every displayed N, run and iteration "
              "(the average curve is implied, as for merad.fig1). "
              f"N = 15, 25, 35, {RUNS} runs each; L^N_un is a Monte Carlo bracket (100 000 samples, Hoeffding "
-             "radius at alpha = 1e-9): a violation counts only if the whole bracket violates.",
+             "radius at alpha = 1e-9): a violation counts only if the whole bracket violates. Baseline as for "
+             "merad.fig1: a snapshot is informative only when its run's initialization does not certainly satisfy "
+             "the inequality (L^mu_sup above the bracket's lower end at step 0).",
 ))
 
 PLUGIN.claim(Claim(
     id="merad.assumption2", kind=Kind.OBSERVATION,
     source=source("Section 5, Figure 3 (Assumption 2)", (HAL,)),
-    statement=parts(Gt(lr.out_norm_min, 0), labels=["min_x ||f(x)|| > 0 at every logged step"]),
+    statement=(Part(Gt(lr.out_norm_min, 0), "min_x ||f(x)|| > 0 at every logged step",
+                    informative=at_init.norm_positive_at_init()),),
     subjects=(NormSnapshots(experiments.FIG1_RUNS + experiments.FIG2_RUNS,
                             experiments.QUICK_N1 + experiments.QUICK_N15),),
     artifacts=(experiments.figure3,),
@@ -586,7 +606,10 @@ PLUGIN.claim(Claim(
              "norms is a uniform eta). 'During and at the end' is every logged step. "
              "Over a finite run every positive minimum is a constant eta and every maximum a constant C, so "
              "the observation is that the minimum output norm over the data stays > 0 (by more than the "
-             "tolerance) at every logged step of every run; eta and C are reported.",
+             "tolerance) at every logged step of every run; eta and C are reported. Baseline (issue 39, as the twin "
+             "merad.assumption2.constants's at_init): a snapshot is informative only when its run's initialization "
+             "does not already have min ||f(x)|| > 0 (theorems.papers.merad.at_init): an untrained ReLU network's "
+             "outputs already have positive norms, so the runs cannot show that training keeps them.",
 ))
 
 
@@ -597,13 +620,12 @@ PLUGIN.claim(ExperimentClaim(
                   covers=("Assumption 1",)),
     experiment=assumption1.assumption1,
     prefix=(forall("(X_data, T)", "training sets of n triples; a sample may serve several"),),
-    readings=(Reading("the 3n samples of the triples",
-                      "'all the samples x in X_data' counted with the triples' positions (a sample reused in two triples "
-                      "is two samples at distance 0), as the remark's 'in particular, distinct' reads it",
+    readings=(Reading(assumption1.POSITIONS_NAME,
+                      f"{assumption1.POSITIONS_RESTS_ON}: Assumption 1 read as {assumption1.POSITIONS}; the words that "
+                      f"separate the readings: {assumption1.SEPARATING_WORDS} (shared with merad.theorem1)",
                       experiment=assumption1.assumption1_positions, known_refutation=""),),
-    literal="the words: X_data = U_i {x_i, x_i+, x_i-} a union of sets, ||x - x'|| >= delta for its distinct elements "
-            "(with x = x' allowed no data would satisfy it), and the remark 'it would be invalidated simply by reusing a "
-            "sample in two different triples'",
+    literal=f"the words: Assumption 1 read as {assumption1.SET} (the reading merad.theorem1's literal reading uses), "
+            "and the remark 'it would be invalidated simply by reusing a sample in two different triples'",
     known_refutation="merad.assumption_1.json",
     encoding="Assumption 1 asserts nothing by itself (it is a hypothesis of Lemma 6 and Theorem 1); the remark about it "
              "does. Exact on one training set: triples (0, 1, 2) and (0, 3, 4) of the unit vectors e_0..e_4.",
@@ -691,8 +713,8 @@ PLUGIN.claim(ExperimentClaim(
 def _theorem1_prefix(after_assumption2: tuple[str, ...]) -> tuple:
     """Theorem 1's prefix in printed order; ``after_assumption2`` is what the constants of Omega, Theta and O may
     depend on beyond the displayed n, L, delta, d and eps (nothing as printed; eta and C as proved)."""
-    return (forall("X_data", "n fixed triplets (x_i, x_i+, x_i-) of unit samples (Assumption 1), depth L, output "
-                   "dimension d"),
+    return (forall("X_data", f"n fixed triplets (x_i, x_i+, x_i-), Assumption 1 read as {assumption1.SET} (the "
+                   "literal reading of merad.assumption_1), depth L, output dimension d"),
             forall("delta", "delta > 0 with ||x - x'|| >= delta on X_data (Assumption 1, a hypothesis)"),
             forall("(eta, C)", "0 < eta < C < +oo with eta < ||f(x)|| < C during and at the end of training "
                    "(Assumption 2, a hypothesis: granted, so bound before eps and m)"),
@@ -710,8 +732,9 @@ def _theorem1_prefix(after_assumption2: tuple[str, ...]) -> tuple:
 
 THEOREM1_PREFIX = _theorem1_prefix(())
 THEOREM1_PREFIX_PROOF = _theorem1_prefix(("(eta, C)",))
-POSITIONS_DATA = ("X_data", "n fixed triplets of 3n distinct unit samples (every sample in one triplet: Assumption 1 "
-                  "read over the 3n positions, as the remark after Lemma 4 reads it), depth L, output dimension d")
+POSITIONS_DATA = ("X_data", f"n fixed triplets, Assumption 1 read as {assumption1.POSITIONS} (every sample in one "
+                  "triplet, as the remark after Lemma 4 reads it; the reading merad.assumption_1 names "
+                  f"'{assumption1.POSITIONS_NAME}'), depth L, output dimension d")
 THEOREM1_PREFIX_POSITIONS = (forall(*POSITIONS_DATA),) + THEOREM1_PREFIX[1:]
 THEOREM1_PREFIX_RUN = (
     forall(*POSITIONS_DATA),
@@ -748,14 +771,14 @@ PLUGIN.claim(ExperimentClaim(
         "1/eta^2 into the number of steps (step merad.theorem1_lemma6_price), which poly(n, L, 1/delta) cannot absorb",
         prefix=THEOREM1_PREFIX_PROOF, experiment=experiments.theorem1),
         Reading(
-        "3n distinct samples, Assumption 2 granted before eps",
-        "'all the samples x in X_data' counted over the 3n positions (the remark after Lemma 4: Assumption 1 'would be "
-        "invalidated simply by reusing a sample in two different triples'), with 'Grant both Assumptions 1 and 2' as "
-        "printed: (eta, C) bound before eps",
+        f"{assumption1.POSITIONS_NAME}, Assumption 2 granted before eps",
+        f"Assumption 1 read as in merad.assumption_1's reading '{assumption1.POSITIONS_NAME}' "
+        f"({assumption1.POSITIONS_RESTS_ON}), with 'Grant both Assumptions 1 and 2' as printed: (eta, C) bound before "
+        "eps",
         prefix=THEOREM1_PREFIX_POSITIONS, data_adversary=THEOREM1_POSITIONS_ADVERSARY),
         Reading(
-        "3n distinct samples (positions), (eta, C) of the run",
-        "the 3n positions as above, and Assumption 2 read as what the run itself shows (Figure 3: 'one can indeed "
+        f"{assumption1.POSITIONS_NAME}, (eta, C) of the run",
+        "Assumption 1 over the 3n positions as above, and Assumption 2 read as what the run itself shows (Figure 3: 'one can indeed "
         "assume these norms to be lower and upper bounded by constants'): (eta, C) chosen after the run, hence after "
         "eps -- the only reading the reachability check leaves standing",
         prefix=THEOREM1_PREFIX_RUN, data_adversary=THEOREM1_POSITIONS_ADVERSARY, known_refutation="")),
@@ -788,7 +811,8 @@ PLUGIN.claim(ExperimentClaim(
              "(-1) points negatives, a triplet per pair) on the unit circle; Assumption 1 as printed constrains the "
              "union SET, which admits the triplet (a, b, b): t = 0 for every f, L^_un = log 2, every eps < log 2 is "
              "unreachable whatever m, nu, T, C. Read over the 3n positions (every sample in one triplet) no sample "
-             "repeats and no admissible set refutes. The readings separate on two word groups: 'all the samples x "
-             "in X_data = U_i {x_i, x_i+, x_i-}' (set vs 3n positions) and 'Grant both Assumptions ... let eps > 0' "
+             "repeats and no admissible set refutes. The readings separate on two word groups: "
+             f"{assumption1.SEPARATING_WORDS} -- the readings of Assumption 1 are merad.assumption_1's, defined once in "
+             "theorems.papers.merad.assumption1 -- and 'Grant both Assumptions ... let eps > 0' "
              "((eta, C) before eps vs the run's own constants).",
 ))

@@ -335,7 +335,12 @@ def theorem1(ctx: RunContext) -> ExperimentOutcome:
     # the theorem's hypotheses, measured on the runs at the largest width
     shells = [_assumption2_on_run(r) for r in top]
     eta, C = min(e for e, _ in shells), max(c for _, c in shells)
-    regime = (RegimeCheck("Assumption 1", "the samples of X_data are unit vectors, delta-separated", delta, "delta > 0",
+    # Assumption 1 under both of its readings (theorems.papers.merad.assumption1.READINGS, shared with
+    # merad.assumption_1): fixed_triplets draws 3n distinct samples (it raises otherwise) and reports delta over the
+    # 3n positions; with no sample repeated the union set X_data is the same 3n points, so its delta is the same.
+    regime = (RegimeCheck("Assumption 1", "the samples of X_data are unit vectors, delta-separated -- read over the 3n "
+                          "positions (3n distinct samples drawn), hence also over the union set: with no sample "
+                          "repeated both readings of merad.assumption_1 give this delta", delta, "delta > 0",
                           bool(delta > 0)),
               RegimeCheck("Assumption 2", "eta < ||f(x)|| < C for every x in X_data during and at the end of training "
                           "(every logged step of every run at this width)", eta,

@@ -20,8 +20,11 @@ the unchanged proof.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
+
+import sympy
 
 from numerics import coq
 from numerics.certificate import Certificate
@@ -144,3 +147,26 @@ def jensen_coq(timeout: float = 120.0) -> Certificate:
                   "Jensen's inequality for phi(t) = log(1 + sum_i exp(t_i)) on finite distributions, in the form the proofs "
                   "of Lemmas 1 and 2 use it: L^N_un(f) >= E_{c, x, c-_1..c-_N} phi(a_{c-_1}, ..., a_{c-_N}) (the tangent "
                   "plane of phi at the mean lies below phi: phi_tangent, from 1 + u <= e^u)", SETTING + " (Coq)", timeout)
+
+
+def prop1_part1_log2_coq(timeout: float = 120.0) -> Certificate:
+    """Proposition 1 (1) read with log = log_2 throughout (the proof's 'use log = log_2 without loss of generality'):
+    L_sup,k/ln 2 <= L^mu_sup,k/ln 2 <= k/(1 - tau+) (L_un/ln 2 - tau+). Multiplying by ln 2 > 0 this is
+    prop1_left / prop1_right of the Coq script at N = 1 (tau+_1 = tau+, tau+_1 log(1 + 1) = tau+ ln 2); the
+    rescaling is checked symbolically (sympy) and the inequality itself is the Coq proof of Proposition 1 (2)."""
+    lun, t, k = sympy.symbols("L_un tau k", real=True)
+    ln2 = sympy.log(2)
+    # log_2-reading right side times ln 2 minus the natural-log side of (2) at N = 1: must vanish identically
+    rescaled = sympy.simplify(ln2 * (k / (1 - t) * (lun / ln2 - t)) - k / (1 - t) * (lun - t * sympy.log(1 + 1)))
+    # and each side of the left inequality scales by the same positive factor 1/ln 2
+    positive = bool(sympy.ask(sympy.Q.positive(1 / ln2)))
+    base = prop1_part2_coq(timeout=timeout)
+    ok = bool(base.ok and rescaled == 0 and positive)
+    details = dict(base.details, rescaling_residual=str(rescaled), reduction="N = 1 of prop1_left / prop1_right, "
+                   "both sides divided by ln 2 > 0")
+    return replace(base, ok=ok, details=details,
+                   statement="Proposition 1 (1) with log = log_2 throughout in (3)-(6): L_sup,k(f)/ln 2 <= "
+                             "L^mu_sup,k(f)/ln 2 <= k/(1 - tau+) (L_un(f)/ln 2 - tau+), i.e. (times ln 2 > 0, sympy) "
+                             "Proposition 1 (2) at N = 1, tau+_1 = tau+ (prop1_left, prop1_right; Coq)",
+                   domain="rho uniform on every N_C >= 2 classes, every k with 2 <= k + 1 <= N_C, every d >= 0, every "
+                          "encoder (Coq, the N = 1 instance of the proof of Proposition 1 (2))")

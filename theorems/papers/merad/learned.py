@@ -16,6 +16,7 @@ import numpy as np
 import sympy
 
 from theorems import quantity
+from theorems.papers.merad import at_init
 from theorems.papers.merad.mixtures import snapshot_family
 from theorems.papers.merad.mixtures import subject as mixture_subject
 from theorems.papers.merad.triplets import QUANTITIES as TRIPLET_QUANTITIES, triplet_parts
@@ -56,7 +57,10 @@ def learned_mixtures(runs: Sequence[RunSpec], quick_runs: Sequence[RunSpec], uni
             for snap in snaps:
                 mix = snapshot_mixture(snap, uniform)
                 for k in ks:
-                    yield mixture_subject(mix, N=spec.n_negatives, k=k, source=snap.describe())
+                    subject = mixture_subject(mix, N=spec.n_negatives, k=k, source=snap.describe())
+                    if snap is snaps[0]:  # the run's initialization: the baseline of merad.at_init
+                        at_init.register(subject.source, (k, uniform), subject)
+                    yield subject
 
     # the sizes of the runs' snapshots (the bounds validate() and witness files enforce): a class per digit,
     # per_class evaluation images each, the encoder's output dimension, N up to the runs' own, k as listed
@@ -101,7 +105,10 @@ def NormSnapshots(runs: Sequence[RunSpec], quick_runs: Sequence[RunSpec]) -> Fam
 
     def subjects(quick: bool, seed: int) -> Iterable[Subject]:
         for spec in quick_runs if quick else runs:
-            for snap in run_snapshots(spec.for_audit_seed(seed)):
+            snaps = run_snapshots(spec.for_audit_seed(seed))
+            if snaps:  # the run's initialization: the baseline of merad.at_init
+                at_init.register(snaps[0].describe(), None, snaps[0].norm_min)
+            for snap in snaps:
                 yield Subject({}, {"norm_min": snap.norm_min, "norm_max": snap.norm_max}, snap.describe())
 
     return Family("learned encoders (digits, output norms)", dims={},

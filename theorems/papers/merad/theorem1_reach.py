@@ -33,6 +33,7 @@ import sympy
 from numerics.data_adversary import DataSpec, Hypothesis
 from numerics.reach import InfimumBound, sum_infimum
 from theorems import DataAdversary, Reach
+from theorems.papers.merad import assumption1
 
 #: the decision variable (one triplet's argument) and the prefix object Assumption 2's radius
 t = sympy.Symbol("t", real=True)
@@ -117,10 +118,10 @@ def _positions_hold(data: Sequence[tuple[Any, Any]]) -> bool:
 
 AT_LEAST_ONE = Hypothesis("n >= 1 triplets (a positive and a negative)", lambda data: bool(triplets_of(data)))
 ASSUMPTION1_SET = Hypothesis(
-    f"Assumption 1 as printed: the union SET X_data = U_i {{x_i, x_i+, x_i-}} unit-norm and delta-separated "
-    f"(delta = {DELTA}, the adversary's pick)", _set_holds)
+    f"Assumption 1 as printed, read as {assumption1.SET} (delta = {DELTA}, the adversary's pick: 'there exists delta "
+    "> 0' -- a witness delta-separated for this delta satisfies it)", _set_holds)
 ASSUMPTION1_POSITIONS = Hypothesis(
-    f"Assumption 1 over the 3n positions: 3n distinct unit samples, delta-separated (delta = {DELTA})", _positions_hold)
+    f"Assumption 1 read as {assumption1.POSITIONS} (delta = {DELTA})", _positions_hold)
 
 
 def _key(p: Any) -> tuple[int, Any]:

@@ -55,8 +55,11 @@ BOX = {p_tie: (2 ** (-d_xi), 1), q_fail: (0, 1)}
 _TERMS = misalignment_terms(r)
 _TERMS_R0 = misalignment_terms(r0)
 
-#: the literal reading: Definition 4.1's eps fixed at the checker's 0.05; the adversary's r are those whose bound
-#: exceeds 0.05 (r <= 3 for every d_xi >= 1) -- with the level fixed, a model whose bound is below 0.05 cannot refute
+#: Definition 4.1's eps is lost in this source; its admissible range is (0, 1/2) (line 56: 'aligned' is stronger than
+#: a constant map's Align = 1/2), so a row refutes only if its certified infimum exceeds 1/2 (issue 39: a refutation
+#: must follow from the statement, not from the checker's former eps = 0.05). The r tried are those that refuted at
+#: 0.05 (r <= 3); the largest bound, 3/8 at r = 1, d_xi = 1, is below 1/2.
+EPS_MAX = sympy.Rational(1, 2)
 FIXED_EPS_R = (1, 2, 3)
 D_XI_VALUES = (1, 5)  # the most ties (d_xi = 1) and the checker's models (d_xi = 5)
 
@@ -64,7 +67,7 @@ MISALIGNMENT = Reach(
     "1 - Align over every pair of maps f_A, f_B (any learner, width, step, time): 2^-r (1 + p)/2 + (1 - 2^-r) q, "
     "p = P[tie | z' = z] in [2^-d_xi, 1], q = P[fail | z' != z] in [0, 1]",
     sum(_TERMS), BOX, "eps", {"r": FIXED_EPS_R, "d_xi": D_XI_VALUES}, about="the learned maps f_A, f_B",
-    terms=_TERMS)
+    terms=_TERMS, level_max=EPS_MAX)
 
 #: the reading "r >= r0(eps)": the claim picks r0 after eps; the adversary's worst admissible r is r0 (the bound
 #: decreases in r), so each configuration is a value of r0 the claim may choose -- never a refutation
@@ -72,4 +75,4 @@ MISALIGNMENT_R0 = Reach(
     "1 - Align over every pair of maps, at the adversary's worst admissible latent dimension r = r0: "
     "2^-r0 (1 + p)/2 + (1 - 2^-r0) q, p in [2^-d_xi, 1], q in [0, 1]",
     sum(_TERMS_R0), BOX, "eps", {"r0": (4, 5, 6), "d_xi": D_XI_VALUES}, about="the learned maps f_A, f_B",
-    terms=_TERMS_R0)
+    terms=_TERMS_R0, level_max=EPS_MAX)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from theorems import MIN_SEEDS, exists, ExperimentClaim, forall, Kind, Reading, Source
 from theorems.papers.ren.plugin import PLUGIN
-from theorems.papers.ren import alignment_reach, dynamics, exact, reconstructed
+from theorems.papers.ren import alignment_reach, dynamics, exact, qualitative, reconstructed
 
 FILE = "002_1392d7a5a1d595de.txt"
 
@@ -28,8 +28,16 @@ def source(numbering: str) -> Source:
 # -- prefix pieces ---------------------------------------------------------------------------------
 #: Definitions 4.1-4.2: the thresholds of "aligned" and "balanced", constants fixed before Theorem 4.3
 #: (the checker: eps = 0.05, c = 2)
-EPS = exists("eps", "(0, 1): Definition 4.1, aligned = Align >= 1 - eps [checker: 0.05]", depends_on=())
-C_DEF = exists("c", "c > 0: Definition 4.2, balanced = Bal >= r/c [checker: 2]", depends_on=())
+#: admissible ranges (issue 39; the definitions' displays are lost, so the source fixes only a range): eps in (0, 1/2)
+#: -- line 56, 'aligned' is stronger than matching, which a constant map achieves with Align = 1/2 (random tie-break)
+#: -- and c >= 1 -- Bal <= r, so 'balanced' is attainable only for c >= 1. Every claim decides over these ranges
+#: (ren.unbalanced_example at their ends, ren.theorem43b's reach with level_max = 1/2), never at a checker's value.
+EPS_RANGE = "eps in (0, 1/2) (line 56: stronger than a constant map's Align = 1/2)"
+C_RANGE = "c >= 1 (Bal <= r: balance attainable)"
+EPS = exists("eps", f"{EPS_RANGE}: Definition 4.1, aligned = Align >= 1 - eps [ren.unbalanced_example: decided over "
+                    "the range; the training runs: 0.05, inside it, a witness for the existential]", depends_on=())
+C_DEF = exists("c", f"{C_RANGE}: Definition 4.2, balanced = Bal >= r/c [ren.unbalanced_example: decided over the "
+                    "range; the training runs: 2, inside it, a witness for the existential]", depends_on=())
 #: Theorem 4.3's preamble, in printed order
 PREAMBLE = (
     forall("d", "input dimensions (poly(d) and d^c0 are in it)"),
@@ -83,11 +91,12 @@ PLUGIN.claim(ExperimentClaim(
                                     "closed forms for every r]"), *_EXAMPLE_TAIL),
     readings=(Reading("r large enough",
                       "the example read for latent dimensions large enough that it can be aligned and unbalanced at all "
-                      "(2^-r <= eps: a negative pair shares z with probability 2^-r, a tie; and r > c: Bal >= 1): the "
-                      "words 'one simple example' need not hold in every dimension of the setting",
+                      "(2^-r <= eps for some admissible eps < 1/2: a negative pair shares z with probability 2^-r, a tie; and r > c "
+                      "for some admissible c >= 1: Bal >= 1): r >= 2; the words 'one simple example' need not hold in "
+                      "every dimension of the setting",
                       prefix=(EPS, C_DEF, exists("r0", "dimensions", depends_on=("eps", "c"),
-                                                 asymptotic="2^-r0 <= eps and r0 > c [checker: 5]"),
-                              forall("r", "latent dimensions r >= r0 [checker: 5..8; the closed forms for every r]"),
+                                                 asymptotic="2^-r0 <= eps and r0 > c for some admissible eps, c [r0 = 2]"),
+                              forall("r", "latent dimensions r >= r0 [checker: 2..8; the closed forms for every r]"),
                               *_EXAMPLE_TAIL),
                       experiment=exact.unbalanced_large_r, known_refutation=""),),
     known_refutation="ren.unbalanced_example.json",
@@ -95,14 +104,18 @@ PLUGIN.claim(ExperimentClaim(
             "setting's latent dimension r, whatever it is (the setting does not restrict r)",
     encoding="P_A = P_B proportional to diag(1, delta, ..., delta), noiseless: Align = 1 - 2^-r for every delta > 0 and Bal "
              "= 1 + (r - 1) delta^4, exact for r = 1..8 and proved in Coq for every r (coq/ren_unbalanced.v). aligned: Align "
-             ">= 1 - eps, not balanced: Bal < r/c, with Definitions 4.1-4.2's constants (checker: eps = 0.05, c = 2, the ones "
-             "Theorem 4.3's claims use); the small deltas must be aligned and not balanced, delta = 1 aligned and balanced "
+             ">= 1 - eps, not balanced: Bal < r/c, with Definitions 4.1-4.2's constants decided over their admissible ranges "
+             "eps in (0, 1/2) and c >= 1, at the ends eps -> 1/2, c = 1 that favour every configuration at once: the "
+             "checker's former eps = 0.05, c = 2 are shown only); the small deltas must be aligned and not balanced, delta = 1 aligned and balanced "
              "(every configuration must hold: 'forall'). At r = 1 the example fails for every admissible constant (Align = "
              "1/2 < 1 - eps for eps < 1/2; Bal = 1 >= 1/c for c >= 1).",
 ))
 PLUGIN.claim(ExperimentClaim(
     id="ren.lemma_a7", kind=Kind.IDENTITY, source=source("Lemma A.7"),
     experiment=exact.lemma_a7,
+    reconstructed="part (c), the reduced flow (8) and its invariance: the lemma's conclusion display and (8) of Section "
+                  "5.2 are lost; inferred from Section 5.2's words (lines 86-88, 'the first term comes from the positive "
+                  "pairs ...') and the loss (3) as reconstructed in model.py",
     prefix=(forall("r", "latent dimensions r >= 1"),
             forall("c", "C = P_A^T P_B = diag(c), c in R^r (noiseless infinite width)"),
             forall("beta", "inverse temperatures beta > 0"),
@@ -119,6 +132,10 @@ PLUGIN.claim(ExperimentClaim(
 PLUGIN.claim(ExperimentClaim(
     id="ren.lemma_4_5", kind=Kind.INEQUALITY, source=source("Lemma 4.5"),
     experiment=reconstructed.lemma_4_5,
+    reconstructed="the matrix (P_A), the value 1 and the bound Bal >= r sigma_r^4/(sigma_1^2 + ||Q||^2)^2: lines 76-80 "
+                  "('the condition number of [lost] is close to [lost]', the display before it lost), line 60 (the "
+                  "ratio of singular values as a sufficient condition) and line 117; 'aligned in the sense of Lemma "
+                  "4.4' (its hypotheses lost) kept only as a small noise part",
     prefix=(forall("P_A, Q_A", "the signal and noise parts of an aligned model's normalized map (any width; P_A of rank r)"),
             forall("c", "c > 1 (Definition 4.2's constant)"),
             exists("delta", "how close to 1 the condition number must be", depends_on=("c",),
@@ -132,6 +149,10 @@ PLUGIN.claim(ExperimentClaim(
 PLUGIN.claim(ExperimentClaim(
     id="ren.lemma_b9", kind=Kind.DYNAMICS, source=source("Lemma B.9"),
     experiment=reconstructed.lemma_b9,
+    reconstructed="the two dynamics compared and the setting (the infinite-width vector field of the checker's "
+                  "reconstructed (8), at fixed states): the lemma's objects are lost; inferred from Section 5.3 (small "
+                  "beta: the second terms of (8) vanish) -- the paper states the equivalence for its own, finite-width "
+                  "Stage 1, which the source does not give",
     prefix=(forall("state", "infinite-width states of the flow (8)"), forall("beta", "inverse temperatures beta > 0"),
             exists("C", "the constant of the higher-order terms", depends_on=("state",),
                    asymptotic='"up to a multiplicative constant and some higher order terms"')),
@@ -144,6 +165,10 @@ PLUGIN.claim(ExperimentClaim(
 PLUGIN.claim(ExperimentClaim(
     id="ren.lemma_c2", kind=Kind.IDENTITY, source=source("Lemma C.2"),
     experiment=reconstructed.lemma_c2,
+    reconstructed="which identities the lemma lists (the tilted partition function, mean and distinct-index mixed "
+                  "moment of uniform signs): the statement is '[lost] ... we have [lost]'; inferred from line 400 "
+                  "('closed-form formula for some expectations'), the proof's product over coordinates and 'the last "
+                  "identity' (lines 428-433) and the distinct-index use at line 470 -- inferred, not read",
     prefix=(forall("n", "dimensions n >= 1"), forall("v", "tilts v in R^n")),
     encoding="Reconstruction (line 400: 'closed-form formula for some expectations'; the proof's product over "
              "coordinates and 'the last identity'; the uses in C.3-C.5 with distinct indices): for w uniform on {+-1}^n, "
@@ -153,6 +178,10 @@ PLUGIN.claim(ExperimentClaim(
 PLUGIN.claim(ExperimentClaim(
     id="ren.lemma_b17", kind=Kind.DYNAMICS, source=source("Lemmas B.12, B.17"),
     experiment=exact.lemma_b17, quantifier="exists",
+    reconstructed="the conclusion's lost word read as 'grown above its start' (B.17: 'the condition number ... is "
+                  "[lost]'; line 108 and Lemma 5.1 'can be [large]'), and Lemma B.12's rate bound, whose display is "
+                  "lost, rebuilt as the triangle inequality on the reconstructed (8)'s rate (checked by construction: "
+                  "no evidence)",
     prefix=(exists("model", "data models satisfying Theorem 4.3's assumptions [checker: (kappa, 1, 1, 1, 1), "
                             "kappa <= 5]", depends_on=()),
             forall("t", "times in Stage 1 (Lemma B.12's rate bound along the path: the universal part)")),
@@ -164,6 +193,9 @@ PLUGIN.claim(ExperimentClaim(
 PLUGIN.claim(ExperimentClaim(
     id="ren.stage2_rate", kind=Kind.DYNAMICS, source=source("Lemma C.19, Corollary C.20, Section 5.4"),
     experiment=exact.stage2_rate,
+    reconstructed="Lemma C.19's rate inequality (its display lost) rebuilt from Section 5.4 (line 122: the norms pushed "
+                  "toward a weighted average of the T_k = tanh(beta a_k)) on the aligned noiseless infinite-width flow; "
+                  "Corollary C.20's lost time bound read as 'cond < c is reached in finite time'",
     prefix=(forall("model", "admissible data models [checker: four spectra with ratio 5]"),
             forall("beta2", "Stage-2 inverse temperatures [checker: 1, 2, 5]"),
             forall("t", "times in Stage 2 from the aligned noiseless start of Section 5.4 (Lemma C.19)"),
@@ -178,6 +210,27 @@ PLUGIN.claim(ExperimentClaim(
     encoding="Aligned noiseless infinite-width Stage 2: d/dt log(a_max/a_min) <= -(2 lam sigma_min^2/N^2)"
              "(tanh(beta a_max) - tanh(beta a_min)) <= 0 along the flow, and cond < c is reached for c in "
              "{2, 1.5, 1.2, 1.1}; the reading 'checker-derived time bound' asks it within the checker's explicit bound.",
+))
+
+# -- a Stage-2 statement whose display is lost: only its direction is checked (issue 39, item 6) -------------------
+_S2_PREFIX = (forall("model", "admissible data models [checker: (k, 1, 1, 1, 1) for k = 2, 5; geometric k = 5; "
+                              "sigma_xi = 0.2, d_xi = 5, lam = 1]"),
+              forall("t", "times in Stage 2, from the end of Stage 1 (Lemma B.1's conditions, contrastive flow at "
+                          "beta1 = 0.05) [checker: beta2 = 2, until cond <= 1.001 or flow time 20000]"))
+PLUGIN.claim(ExperimentClaim(
+    id="ren.lemma_5_3", kind=Kind.DYNAMICS, source=source("Lemma 5.3"),
+    experiment=qualitative.stage2_from_stage1,
+    prefix=_S2_PREFIX,
+    qualitative="survives: line 117 'reduce the condition number of [lost] to approximately [lost]' and line 396 'at "
+                "the end of Stage 2, the condition number is close to [lost]' -- checked as the direction, cond(P_A) at "
+                "the end of Stage 2 below its value at the start, on the infinite-width flow, against the same start "
+                "continued without Stage 2; not checked: line 396's 'the noise-signal ratio still remain[s] small' (its "
+                "threshold is lost: see ren.lemma_c18); lost: (10), the target value, the iteration bound and the finite-width sizes "
+                "(ren.stage2_rate checks cond < c in finite time from the noiseless start of Section 5.4)",
+    encoding="Infinite-width flow from the end of Stage 1 at beta1 = 0.05, Stage 2 at beta2 = 2: cond(P_A) at the end "
+             "of Stage 2 < at its start; baseline: the non-contrastive continuation for the same flow time (Lemma 5.1: "
+             "the condition number 'can be large'), which must not show the fall for the check to be informative. The "
+             "noise ratio along Stage 2 is shown beside it, not decided (see ren.lemma_c18).",
 ))
 
 _43A_PREFIX = (EPS, C_DEF, *PREAMBLE, MODEL_A, T_POLY, SEED)
@@ -210,8 +263,9 @@ PLUGIN.claim(ExperimentClaim(
 _43B_TAIL = (T_POLY, SEED)
 #: Definition 4.1's eps read as FIXED before the theorem at the checker's value (the definition fixes it; the theorem
 #: does not choose it): the literal reading of (b) and its per-model variant
-EPS_FIXED = forall("eps", "Definition 4.1's constant, fixed by the definition before the theorem at the checker's "
-                          "value eps = 0.05 (aligned = Align >= 0.95); not the theorem's to choose")
+EPS_FIXED = forall("eps", f"Definition 4.1's constant, fixed by the (lost) definition before the theorem, somewhere in "
+                          f"its admissible range {EPS_RANGE}; not the theorem's to choose, nor the checker's: a row "
+                          "refutes only if no admissible eps is reachable (level_max = 1/2)")
 #: the valid model's latent and noise dimensions: part of 'any valid [model]', bound with it (forall forall commute)
 DIMS = forall("r, d_xi", "the valid model's latent dimension r >= 1 and noise dimension d_xi >= 1 (model (1) does not "
                          "restrict them) [checker's sweep: r = d_xi = 5]")
@@ -227,7 +281,6 @@ PLUGIN.claim(ExperimentClaim(
             DIMS, VALID, *_43B_TAIL),
     reach=(alignment_reach.MISALIGNMENT,),
     one_sided=_43B_ONE_SIDED,
-    known_refutation="ren.theorem43b.json",
     readings=(Reading("betas chosen per model",
                       "Lemma B.1: 'a sufficiently (inverse polynomially) small [beta1] that may depend on the [quantities] "
                       "that appear in this lemma', a lemma stated for one data model: (beta1, beta2) read as chosen "
@@ -242,7 +295,7 @@ PLUGIN.claim(ExperimentClaim(
                       "large enough that alignment is possible at all: no pair of maps gets 1 - Align below "
                       "2^-(r+1)(1 + 2^-d_xi) (the ties of z' = z), so 'aligned' at eps needs r >= r0(eps) (r0(0.05) = 4); "
                       "the words 'any valid' do not restrict r, this reading does",
-                      prefix=(forall("eps", "Definition 4.1's constant, fixed before the theorem [checker: 0.05]"),
+                      prefix=(forall("eps", f"Definition 4.1's constant, fixed before the theorem, in {EPS_RANGE}"),
                               C_DEF, exists("r0", "latent dimensions", depends_on=("eps",),
                                             asymptotic="2^-(r0+1)(1 + 2^-d_xi) <= eps [checker: 4 at eps = 0.05]"),
                               *PREAMBLE,
@@ -252,17 +305,17 @@ PLUGIN.claim(ExperimentClaim(
                               DIMS_R0, VALID, *_43B_TAIL),
                       reach=(alignment_reach.MISALIGNMENT_R0,), known_refutation=""),),
     literal="the words: there exist beta1 and beta2 such that, for any valid data model (the pair may not depend on "
-            "the model), with Definition 4.1's eps fixed at the checker's value 0.05 (a definition's constant, fixed "
-            "before the theorem; the theorem binds it as the reader fixed it)",
+            "the model), with Definition 4.1's eps a constant of its admissible range (0, 1/2) fixed before the "
+            "theorem (a definition's constant, lost in this source: the reach refutes only above 1/2)",
     encoding=f"Algorithm 3.1 on the population loss (3), width 65 536, {MIN_SEEDS} training seeds: there exist (beta1, beta2) in the "
              "grid such that every admissible data model of the sweep ends aligned and balanced on every seed (one "
              "configuration per pair; the models are inside it, as printed: the pair comes before the model). "
              "Reachability (theorems/papers/ren/alignment_reach.py): for ANY maps, on z' = z (probability 2^-r) the "
              "positive and the negative are i.i.d. given x_A (model.py's sampler: independent uniform-sign noises), so "
-             "1 - Align >= 2^-(r+1)(1 + 2^-d_xi), exactly, attained by linear maps -- no run needed. At the fixed eps = "
-             "0.05 the models with r <= 3 (bound >= 1/16 > 0.05 for every d_xi) cannot be aligned: the adversary's r "
-             "are 1, 2, 3 (with the level fixed, only a bound above 0.05 refutes; the engine's rule names the "
-             "adversary's level inf/2, below 0.05, and the bound exceeds 0.05 itself). The reading 'r >= r0(eps)' "
+             "1 - Align >= 2^-(r+1)(1 + 2^-d_xi), exactly, attained by linear maps -- no run needed. Issue 38 refuted "
+             "the literal reading at the checker's eps = 0.05 (r <= 3: bound >= 1/16 > 0.05); eps is lost in this "
+             "source and admissible in (0, 1/2), so the rows are decided with level_max = 1/2: the largest bound, 3/8 "
+             "(r = 1, d_xi = 1), is below 1/2 -- no admissible eps is out of reach, and the reach refutes nothing. The reading 'r >= r0(eps)' "
              "lets the claim choose r0 after eps: each row is the bound at r = r0 (the adversary's worst r), reached "
              "at eps = 0.1 for r0 >= 4.",
 ))

@@ -6,7 +6,8 @@ measured on each configuration (:mod:`~theorems.papers.wen.observations`), and t
   without augmentation, the sparse signal overwhelmed by the dense noise;
 * ``wen.theorem34`` (:func:`theorem34_experiment`) and ``wen.footnote1`` (:func:`footnote1_experiment`):
   with the masks, atoms learned by singleton neurons and the dense features suppressed;
-* ``wen.downstream`` (:func:`downstream`): Corollaries 3.3 and 3.5, linear probes on the frozen features.
+* ``wen.downstream`` and ``wen.corollary_3_3`` (:func:`downstream_experiment`): Corollaries 3.5 and 3.3, linear
+  probes on the frozen features.
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ def footnote3_experiment(rule: str) -> Callable[[RunContext], ExperimentOutcome]
         q50 = np.array([r["ratio_q50"] for r in worst])
         extra = ("" if rule == "representation" else " Reading 'our results = Theorem 3.2 and Corollary 3.3': a seed "
                  "also fails when the probes on the features beat the raw-input probes by more than "
-                 f"{dy.TOL} or leave the failing levels (wen.downstream's Corollary 3.3 rule).")
+                 f"{dy.TOL} or leave the failing levels (wen.corollary_3_3's rule).")
         lines = ["#### Footnote 3: without augmentation, 'the biases can be tuned arbitrarily as long as the neurons "
                  "are not killed. It will not affect our results.'", "", _setup_text(ctx.quick), "",
                  "The no-augmentation learner with the bias threshold raised as with masks (b_i = c sigma ||w_i|| after "
@@ -227,36 +228,53 @@ def footnote1_experiment(family: str) -> Callable[[RunContext], ExperimentOutcom
     return footnote1
 
 
-# == wen.downstream ======================================================================================
-@one_thread
-def downstream(ctx: RunContext) -> ExperimentOutcome:
-    """Corollaries 3.3 and 3.5: linear probes on the frozen features, against the raw-input probes."""
-    seeds = dy.seeds(ctx.seed, ctx.quick)
-    observations, base = downstream_observations(ctx.quick, seeds)
-    base_aug, base_raws, regime = base
-    gap = np.array([a["r2"] - raw["r2"] for a, raw in zip(base_aug, base_raws)])
-    d = dy.DOWNSTREAM_DATA
-    lines = ["#### Corollaries 3.3 and 3.5: linear probes on the frozen features, against raw inputs and chance", "",
-             _setup_text(ctx.quick),
-             f"Downstream model (the default pair): the same with d1 = {d.d1} atoms and m = {dy.DOWNSTREAM_M} "
-             f"neurons (sigma^2 d1 = {d.sigma ** 2 * d.d1:g}), where a linear classifier on raw inputs fails.", "",
-             f"Tasks (Definition 3.1): y = <a, z>, |a_j| in [0.5, 1.5], random signs; regression by ridge (test R^2, "
-             f"chance 0) and classification of sign(y) among y != 0 by logistic regression (test accuracy, chance "
-             f"0.5); {wm.N_PROBE} training and {wm.N_PROBE} test samples; raw baseline: the same probes on x (per "
-             f"seed), and the oracle linear predictors. Corollary 3.5 holds in a seed when both probes on the features "
-             f"learned with masks beat the raw-input probes by more than {dy.TOL} and leave the failing levels "
-             f"(R^2 > {dy.RAW_R2_MAX}, error < {dy.RAW_ERR_MIN}); Corollary 3.3 when neither probe on the features "
-             f"learned without augmentation beats the raw-input probes by more than {dy.TOL} and both stay at failing "
-             f"levels (R^2 <= {dy.RAW_R2_MAX}, error >= {dy.RAW_ERR_MIN}). Each corollary is also measured on the "
-             "features of the untrained network: at b = 0 those are a random linear map of x, so the probes equal the "
-             "raw-input probes and Corollary 3.3 already holds there (uninformative).", "",
-             "Regime of the default pair:", *regime_lines(regime), "",
-             *observation_table(observations, ["R^2", "acc", "R^2 at init", "acc at init", "raw R^2", "raw acc"])]
-    return ExperimentOutcome(
-        statistic="ridge R^2 on the features learned with masks, default pair, mean over seeds",
-        value=float(np.mean([a["r2"] for a in base_aug])), effect_size=float(np.median(gap)),
-        interval=(float(gap.min()), float(gap.max())), seeds=seeds,
-        interval_note=seed_note(len(seeds)) + "; effect = R^2(masks) - R^2(raw input), per seed",
-        parameters=clean({**dy.parameters(), "downstream_data": d, "downstream_m": dy.DOWNSTREAM_M}),
-        observations=observations, regime=regime, markdown="\n".join(lines),
-        map_axes=("corollary", "setting", "Corollaries 3.3, 3.5"))
+# == wen.downstream, wen.corollary_3_3 =====================================================================
+COROLLARY = {"3.5": "3.5 (masks)", "3.3": "3.3 (none)"}
+
+
+def downstream_experiment(which: str) -> Callable[[RunContext], ExperimentOutcome]:
+    """Corollary 3.5 (``which="3.5"``: wen.downstream) or Corollary 3.3 (``"3.3"``: wen.corollary_3_3):
+    linear probes on the frozen features learned with masks / without augmentation, against the raw-input
+    probes of the same seed and against the untrained network (issue 39: one claim per corollary, so that
+    Corollary 3.3's property, already met at initialization, is not read as support)."""
+    cor = COROLLARY[which]
+
+    @one_thread
+    def downstream(ctx: RunContext) -> ExperimentOutcome:
+        seeds = dy.seeds(ctx.seed, ctx.quick)
+        observations, base = downstream_observations(ctx.quick, seeds, (cor,))
+        base_aug, base_none, base_raws, regime = base
+        runs = base_aug if which == "3.5" else base_none
+        gap = np.array([a["r2"] - raw["r2"] for a, raw in zip(runs, base_raws)])
+        d = dy.DOWNSTREAM_DATA
+        rule = (f"Corollary 3.5 holds in a seed when both probes on the features learned with masks beat the "
+                f"raw-input probes by more than {dy.TOL} and leave the failing levels (R^2 > {dy.RAW_R2_MAX}, error "
+                f"< {dy.RAW_ERR_MIN}); the untrained network fails that rule (its features are a random linear map "
+                "of x).") if which == "3.5" else (
+                f"Corollary 3.3 holds in a seed when neither probe on the features learned without augmentation "
+                f"beats the raw-input probes by more than {dy.TOL} and both stay at failing levels (R^2 <= "
+                f"{dy.RAW_R2_MAX}, error >= {dy.RAW_ERR_MIN}). It is also measured on the features of the untrained "
+                "network: at b = 0 those are a random linear map of x, so the probes equal the raw-input probes and "
+                "Corollary 3.3 already holds there (uninformative: untested, whatever the trained run shows).")
+        lines = [f"#### Corollary {which}: linear probes on the frozen features, against raw inputs and chance", "",
+                 _setup_text(ctx.quick),
+                 f"Downstream model (the default pair): the same with d1 = {d.d1} atoms and m = {dy.DOWNSTREAM_M} "
+                 f"neurons (sigma^2 d1 = {d.sigma ** 2 * d.d1:g}), where a linear classifier on raw inputs fails.", "",
+                 f"Tasks (Definition 3.1, reconstructed): y = <a, z>, |a_j| in [0.5, 1.5], random signs; regression "
+                 f"by ridge (test R^2, chance 0) and classification of sign(y) among y != 0 by logistic regression "
+                 f"(test accuracy, chance 0.5); {wm.N_PROBE} training and {wm.N_PROBE} test samples; raw baseline: "
+                 f"the same probes on x (per seed), and the oracle linear predictors. " + rule, "",
+                 "Regime of the default pair:", *regime_lines(regime), "",
+                 *observation_table(observations, ["R^2", "acc", "R^2 at init", "acc at init", "raw R^2", "raw acc"])]
+        learned = "with masks" if which == "3.5" else "without augmentation"
+        return ExperimentOutcome(
+            statistic=f"ridge R^2 on the features learned {learned}, default pair, mean over seeds",
+            value=float(np.mean([a["r2"] for a in runs])), effect_size=float(np.median(gap)),
+            interval=(float(gap.min()), float(gap.max())), seeds=seeds,
+            interval_note=seed_note(len(seeds)) + f"; effect = R^2({learned}) - R^2(raw input), per seed",
+            parameters=clean({**dy.parameters(), "downstream_data": d, "downstream_m": dy.DOWNSTREAM_M}),
+            observations=observations, regime=regime, markdown="\n".join(lines),
+            map_axes=("corollary", "setting", f"Corollary {which}"))
+
+    downstream.__name__ = "downstream_" + which.replace(".", "_")
+    return downstream

@@ -173,6 +173,12 @@ def _stage1_certificates() -> list[Certificate]:
                     "every d) -- the identity only", ok=cn["holds"], details=cn, complete=False)]
 
 
+BY_CONSTRUCTION = ("with the masks the dense block of K is -p P diag(MM^T) P (the isotropic noise cancels: sympy), "
+                   "negative semidefinite for every M; without masks dense/sparse = sigma^2/(sigma^2 + p) exactly, and "
+                   "sigma^2/p >= 4 (the regime check) gives >= 0.8 -- the checker's threshold for 'approximately "
+                   "equal' is the regime boundary itself, so inside the regime this part cannot fail")
+
+
 def stage1_gradient(ctx: RunContext) -> ExperimentOutcome:
     """Stage I (bias 0): the exact expected positive-pair gradient K w on the models of the table."""
     datas = [Data(d=d, d1=d1, kappa=k) for d, d1 in STAGE1_MODELS for k in (2.0, 4.0, 8.0)]
@@ -189,16 +195,19 @@ def stage1_gradient(ctx: RunContext) -> ExperimentOutcome:
         exact_ratio = r["sigma2"] / (r["sigma2"] + r["p"])
         # the rule of a model, on the exact rates (eigenvalues to the eigensolver's rounding bound; the ratio's
         # rounding, ~1e-13 relative, is far below what the engine resolves)
+        # issue 39: the parts that depend on the dictionary (informative) apart from those that hold by the
+        # encoding's algebra in the regime (by construction: no evidence either way)
         rule = (above(r["sparse_min_masks"], 0.0, what="min sparse rate (masks)")
-                & at_most(r["dense_max_masks"], 0.0, error=r["eig_error_masks"], what="max dense rate (masks)")
-                & at_least(r["top_share_masks"], TOP_SHARE_MIN, what="sparse share of the top eigenvector (masks)")
-                & equal(r["ratio_none"], exact_ratio, what="dense/sparse (none) against sigma^2/(sigma^2 + p)")
-                & at_least(r["ratio_none"], RATIO_NONE_MIN, what="dense/sparse (none)"))
-        r["exact"] = holds(rule)
+                & at_least(r["top_share_masks"], TOP_SHARE_MIN, what="sparse share of the top eigenvector (masks)"))
+        fixed = (at_most(r["dense_max_masks"], 0.0, error=r["eig_error_masks"], what="max dense rate (masks)")
+                 & equal(r["ratio_none"], exact_ratio, what="dense/sparse (none) against sigma^2/(sigma^2 + p)")
+                 & at_least(r["ratio_none"], RATIO_NONE_MIN, what="dense/sparse (none)"))
+        r["exact"] = holds(rule) and holds(fixed)
         default = r["d"] == base.d and r["d1"] == base.d1 and r["kappa"] == base.kappa
         # an exact computation (no seeds); the model the Monte Carlo cross-checks cannot tell when the
         # sampled moments contradict the exact ones on some seed
         entry = rule if not default or all(holds(c) for c in mc_ok) else None
+        fixed_entry = fixed if not default or all(holds(c) for c in mc_ok) else None
         regime = RegimeCheck("dense noise dominating each sparse direction", "p << sigma^2 (Lemma F.1, Section A.5)",
                              r["kappa"], f"sigma^2/p >= {dy.KAPPA_MIN:g}", at_least(r["kappa"], dy.KAPPA_MIN))
         r["in_regime"] = in_regime([regime])
@@ -209,6 +218,11 @@ def stage1_gradient(ctx: RunContext) -> ExperimentOutcome:
                     "dense/sparse (none)": r["ratio_none"],
                     "MC cross-check per seed": marks(mc_ok) if default else "-"},
             note="exact" + (f"; Monte Carlo cross-check per seed {marks(mc_ok)}" if default else "")))
+        observations.append(Observation(
+            config={"model": f"d={r['d']}, d1={r['d1']}", "kappa": r["kappa"], "part": "by construction"},
+            holds=(fixed_entry,), regime=(regime,),
+            values={"max dense rate (masks)": r["dense_max_masks"], "dense/sparse (none)": r["ratio_none"]},
+            by_construction=BY_CONSTRUCTION, note="exact"))
     inside = [r for r in rows if r["in_regime"]]
     lines = ["#### Stage I (bias 0): the exact expected positive-pair gradient K w", "",
              "At b = 0 the symmetrized ReLU is the identity, f(x) = W x, and the positive-pair gradient of neuron "

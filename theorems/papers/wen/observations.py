@@ -7,7 +7,7 @@ initialization (``at_init``, per seed), and the regime conditions measured on th
 * :func:`masks_observations`: Theorem 3.4's rule at the stage-III iterates a reading names (wen.theorem34,
   wen.footnote1);
 * :func:`downstream_observations`: Corollaries 3.3 and 3.5, the probes on the frozen features against the
-  raw-input probes of the same seed (wen.downstream).
+  raw-input probes of the same seed (wen.downstream: 3.5; wen.corollary_3_3: 3.3).
 """
 
 from __future__ import annotations
@@ -94,10 +94,11 @@ def masks_observations(cfgs: list[dy.Config], seeds: list[int], when: str, base_
 
 
 # == wen.downstream ======================================================================================
-def downstream_observations(quick: bool, seeds: list[int]) -> tuple[list[Observation], tuple[Any, ...]]:
-    """Corollaries 3.5 (masks) and 3.3 (none) per (masks, none) pair of the map, on the trained runs and on
-    their initialization, against the raw-input probes of the same seed; and the default pair's (runs with
-    masks, raw probes, regime checks)."""
+def downstream_observations(quick: bool, seeds: list[int], corollaries: tuple[str, ...] = ("3.5 (masks)", "3.3 (none)")
+                            ) -> tuple[list[Observation], tuple[Any, ...]]:
+    """Corollaries 3.5 (masks) and 3.3 (none) -- those named in ``corollaries`` -- per (masks, none) pair of
+    the map, on the trained runs and on their initialization, against the raw-input probes of the same seed;
+    and the default pair's (runs with masks, runs without augmentation, raw probes, regime checks)."""
     observations, base = [], None
     for mcfg, ncfg in dy.downstream_pairs(quick):
         mcfg, ncfg = cfg(mcfg.data, mcfg.learner), cfg(ncfg.data, ncfg.learner)
@@ -106,7 +107,7 @@ def downstream_observations(quick: bool, seeds: list[int]) -> tuple[list[Observa
         model = dy.model_checks(data)
         checks = [*model, *dy.raw_checks(data)]
         if not in_regime(model):
-            for cor in ("3.5 (masks)", "3.3 (none)"):
+            for cor in corollaries:
                 observations.append(Observation(config={"setting": setting, "corollary": cor}, holds=(),
                                                 regime=tuple(checks), note="not run"))
             continue
@@ -114,6 +115,8 @@ def downstream_observations(quick: bool, seeds: list[int]) -> tuple[list[Observa
         raws = [raw(data, s) for s in seeds]
         for cor, runs, learner, test in (("3.5 (masks)", aug, mcfg.learner, dy.corollary35),
                                          ("3.3 (none)", none, ncfg.learner, dy.corollary33)):
+            if cor not in corollaries:
+                continue
             regime = [*checks, dy.alive_check(runs, learner)] + ([dy.width_check(learner.m, data.d1)]
                                                                 if learner.augment else [])
             observations.append(Observation(
@@ -127,5 +130,5 @@ def downstream_observations(quick: bool, seeds: list[int]) -> tuple[list[Observa
                         "raw R^2": fmt([rw["r2"] for rw in raws]), "raw acc": fmt([rw["acc"] for rw in raws]),
                         "oracle raw R^2": raws[0]["oracle_r2"], "oracle raw acc": wm.oracle_raw_accuracy(data)}))
         if base is None:  # the first pair is the default: the downstream model, masks c = 2.5 / none b = 0
-            base = (aug, raws, checks)
+            base = (aug, none, raws, checks)
     return observations, base
