@@ -439,28 +439,6 @@ def infimum(expr: sp.Expr, box: Box, values: Mapping[sp.Symbol, Any] | None = No
 
 # ----------------------------------------------------------------------------- sums over a data set
 
-def _components(terms: Sequence[sp.Expr], variables: Sequence[sp.Symbol]) -> list[list[int]]:
-    """Indices of the terms, grouped so that groups share no decision variable."""
-    parent = list(range(len(terms)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-    owner: dict[sp.Symbol, int] = {}
-    for i, t in enumerate(terms):
-        for v in t.free_symbols & set(variables):
-            if v in owner:
-                parent[root(i)] = root(owner[v])
-            else:
-                owner[v] = i
-    groups: dict[int, list[int]] = {}
-    for i in range(len(terms)):
-        groups.setdefault(root(i), []).append(i)
-    return list(groups.values())
-
-
 def sum_infimum(terms: Sequence[sp.Expr], box: Box, values: Mapping[sp.Symbol, Any] | None = None, *,
                 mean: bool = False, **options: Any) -> InfimumBound:
     """``inf`` of ``sum(terms)`` (or their mean) over the box: terms sharing no decision variable form
@@ -471,7 +449,7 @@ def sum_infimum(terms: Sequence[sp.Expr], box: Box, values: Mapping[sp.Symbol, A
     box_t, vals = _normalise(box, values)
     weight = sp.Rational(1, len(terms)) if mean else sp.Integer(1)
     parts = []
-    for group in _components(terms, list(box)):
+    for group in reach_bb.components(terms, list(box)):
         sub = sp.Add(*(terms[i] for i in group))
         sub_box = {v: box[v] for v in box if v in sub.free_symbols}
         if not sub_box:

@@ -758,6 +758,30 @@ def _gap_closed(lower, upper, rtol: Fraction, atol: Fraction) -> bool:
 
 # ----------------------------------------------------------------------------- the entry points
 
+def components(terms: Sequence[sp.Expr], variables: Iterable[sp.Symbol] | None = None) -> list[list[int]]:
+    """Indices of ``terms`` grouped so that no two groups share a variable (every free symbol, or only those of
+    ``variables``): terms of different groups can be bounded apart (union-find, in the terms' order)."""
+    keep = None if variables is None else set(variables)
+    parent = list(range(len(terms)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+    owner: dict[sp.Symbol, int] = {}
+    for i, t in enumerate(terms):
+        for v in sorted(t.free_symbols if keep is None else t.free_symbols & keep, key=lambda s: s.name):
+            if v in owner:
+                parent[root(i)] = root(owner[v])
+            else:
+                owner[v] = i
+    groups: dict[int, list[int]] = {}
+    for i in range(len(terms)):
+        groups.setdefault(root(i), []).append(i)
+    return list(groups.values())
+
+
 def _groups(expr: sp.Expr) -> tuple[Fraction, list[sp.Expr]]:
     """(c, groups) with expr = c * sum(groups), c > 0 rational, groups sharing no free symbol."""
     c = Fraction(1)
@@ -769,24 +793,7 @@ def _groups(expr: sp.Expr) -> tuple[Fraction, list[sp.Expr]]:
     if not body.is_Add:
         return c, [body]
     terms = list(body.args)
-    parent = list(range(len(terms)))
-
-    def root(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-    owner: dict[sp.Symbol, int] = {}
-    for i, t in enumerate(terms):
-        for v in sorted(t.free_symbols, key=lambda s: s.name):
-            if v in owner:
-                parent[root(i)] = root(owner[v])
-            else:
-                owner[v] = i
-    groups: dict[int, list[sp.Expr]] = {}
-    for i, t in enumerate(terms):
-        groups.setdefault(root(i), []).append(t)
-    return c, [sp.Add(*g) for g in groups.values()]
+    return c, [sp.Add(*(terms[i] for i in group)) for group in components(terms)]
 
 
 def _single(expr, sides, prec, target_iv, max_boxes, rtol, atol, target) -> Infimum:
