@@ -136,8 +136,8 @@ def _bound_row(name: str, config: Mapping[str, Any], compute: Callable[[], nr.In
         return row
     lower = bound.lower_end()
     row["uniform"] = bool(bound.exact is not None and bound.exact.free_symbols and bound.exact.is_positive)
-    row.update(lower=None if lower is None else _fraction_json(lower),
-               upper=None if bound.upper is None else _fraction_json(bound.upper),
+    row.update(lower=None if lower is None else str(lower),
+               upper=None if bound.upper is None else str(bound.upper),
                exact=None if bound.exact is None else str(bound.exact), complete=bound.complete,
                certificate=bound.certificate().to_json(), error="")
     row["lower_text"], row["upper_text"] = _text(lower), _text(bound.upper)
@@ -151,15 +151,6 @@ def _plain(v: Any) -> Any:
         return float(v)
     except (TypeError, ValueError):
         return str(v)
-
-
-def _fraction_json(q: Fraction) -> str:
-    return f"{q.numerator}/{q.denominator}" if q.denominator != 1 else str(q.numerator)
-
-
-def fraction_of(text: str | None) -> Fraction | None:
-    """A row's bound back as a Fraction (None stays None)."""
-    return None if text is None else Fraction(text)
 
 
 def data_rows(adversary: DataAdversary, prefix: Sequence[Any], seed: int) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Sequence
 
+from numerics.interval import to_fraction
 from theorems.engine.errors import ClaimError
 from theorems.engine.rules.table import Judgement, rule
 from theorems.engine.verdict import Verdict
@@ -36,13 +37,9 @@ def _bound(prefix: Sequence[Any], name: str, what: str) -> tuple[int, Any]:
 
 
 def _fraction(text: Any) -> Fraction | None:
-    """A number exactly: an int, a float's binary value, a Fraction, a "p/q" string or a sympy rational."""
-    if text is None:
-        return None
-    try:
-        return Fraction(text)
-    except TypeError:
-        return Fraction(str(text))
+    """A number exactly (numerics.interval.to_fraction: an int, a float's binary value, a "p/q" string, a sympy
+    rational); None stays None."""
+    return None if text is None else to_fraction(text)
 
 
 @rule("reach.unreachable")
