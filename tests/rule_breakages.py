@@ -63,8 +63,9 @@ class Breakage:
     tests: tuple[str, ...] = RULE_TESTS  # the test files that must catch it (a guarantee's: GUARANTEE_TESTS)
 
 
-C, I, S, E, P, G, K, A, RE = (RULES + f for f in ("compare.py", "informative.py", "statement.py", "experiment.py",
-                                                   "proof.py", "gate.py", "kinds.py", "asymptotic.py", "reach.py"))
+C, I, S, E, P, G, K, A, RE, M = (RULES + f for f in ("compare.py", "informative.py", "statement.py", "experiment.py",
+                                                      "proof.py", "gate.py", "kinds.py", "asymptotic.py", "reach.py",
+                                                      "mutate.py"))
 
 BREAKAGES = [
     # -- compare: the tolerance policy
@@ -114,6 +115,10 @@ BREAKAGES = [
     Breakage("compare.same_margin", C, "    a, b = mpmath.mpf(a), mpmath.mpf(b)\n", "    a, b = float(a), float(b)\n",
              "margins below float64's range read as equal: a rounding residue that shrinks with the precision is "
              "confirmed"),
+    Breakage("compare.strict_tie", C, "    return bool(finer == 0 or finer <= max(coarse * mpmath.mpf(\"1e-3\"), floor))",
+             "    return True", "a strict part refuted by a gap below the tolerance that stays at every precision"),
+    Breakage("compare.strict_tie", C, "        return UNSTABLE  # a strict part", "        pass  # a strict part",
+             "the confirmation ignores whether a strict part's margin is a tie"),
     Breakage("compare.strict", C, "return margin + 2 * tol", "return margin",
              "a strict part holds within the tolerance of its boundary"),
     Breakage("compare.bracket", C, "    return min(margins)", "    return max(margins)",
@@ -129,7 +134,7 @@ BREAKAGES = [
              "a violation is confirmed at 120 digits: a digit loss inside a quantity (391 digits) refutes a true claim"),
     Breakage("compare.confirmation", C, "        return CONFIRMED if stable and infinite else UNSTABLE",
              "        return CONFIRMED", "a margin that never settles is confirmed at the last precision"),
-    Breakage("compare.confirmation", C, "        return HOLDS\n    stable", "        return CONFIRMED\n    stable",
+    Breakage("compare.confirmation", C, "        return HOLDS\n    if any(", "        return CONFIRMED\n    if any(",
              "a violation gone at double precision is confirmed"),
     Breakage("compare.measured", C, "margins.append(margin - tol - 2 * measured.error)",
              "margins.append(margin - tol)", "a measurement's stated error is ignored: solver noise refutes"),
@@ -279,6 +284,10 @@ BREAKAGES = [
              "    return one_sided if verdict == C and one_sided else \"\"",
              "the label stays after reachability and the data adversary were applied"),
     # -- experiments
+    Breakage("experiment.hypotheses_unsatisfiable", E, "    held = [c for c in proofs if c.ok]",
+             "    held = list(proofs)", "a failed certificate of impossible hypotheses makes an experiment vacuous"),
+    Breakage("experiment.one_sided_failure", E, "    if judgement.verdict != R or not one_sided:\n        return judgement",
+             "    if True:\n        return judgement", "a failure at the checker's choice refutes a one-sided claim"),
     Breakage("experiment.observation", E, "    failed = [r for r in obs.regime if not regime_holds(r)]",
              "    failed = []", "a run outside its theorem's regime counts as evidence"),
     Breakage("experiment.observation", E, "    if obs.by_construction:  #", "    if False:  #",
@@ -431,6 +440,23 @@ BREAKAGES = [
              "all(c.ok for c in results))", "a certificate on part of the domain certifies the sharp constant"),
     Breakage("claim.qualitative", K, "    return \" \".join(qualitative.split())", "    return \"\"",
              "a check of only the surviving content reads as the whole statement checked"),
+    Breakage("mutate.outcome", M, "    if replayed or Verdict.REFUTED in verdicts:\n        return KILLED\n    if shown_true:",
+             "    if shown_true:\n        return TRUE\n    if replayed or Verdict.REFUTED in verdicts:",
+             "a certificate outranks a refutation of the mutant"),
+    Breakage("mutate.outcome", M, "    if replayed or Verdict.REFUTED in verdicts:", "    if Verdict.REFUTED in verdicts:",
+             "a weaker mutant's witness that violates this mutant is ignored"),
+    Breakage("mutate.outcome", M, "    if Verdict.ERROR in verdicts or not verdicts:", "    if not verdicts:",
+             "a mutant whose check failed reads survived"),
+    Breakage("mutate.sensitivity", M, "    missed = [Fraction(o[\"amount\"]) for o in moved if o[\"outcome\"] == SURVIVED]",
+             "    missed = [Fraction(o[\"amount\"]) for o in moved if o[\"outcome\"] in (SURVIVED, TRUE)]",
+             "a true mutant counts as a miss of the search"),
+    Breakage("mutate.sensitivity", M, "str(min(killed)) if killed", "str(max(killed)) if killed",
+             "the sensitivity is the largest refuted move"),
+    Breakage("claim.by_construction", K, "    return \"; \".join(reasons)", "    return \"\"",
+             "a check that holds by construction reads as evidence"),
+    Breakage("claim.by_construction", K, "if not reasons or verdict in (Verdict.NOT_ENCODABLE, Verdict.DEFINITION, Verdict.ERROR)",
+             "if not reasons or verdict in (Verdict.NOT_ENCODABLE, Verdict.DEFINITION, Verdict.ERROR, Verdict.UNTESTED)",
+             "an untested verdict left by checks that hold by construction loses its mark"),
     Breakage("claim.reconstructed", K, "    return \" \".join(reconstructed.split())", "    return \"\"",
              "a verdict on the checker's reconstruction reads as the paper's statement checked"),
     Breakage("claim.reconstructed", K, "reconstructed.strip() or verdict in (Verdict.NOT_ENCODABLE, Verdict.DEFINITION, Verdict.ERROR)",

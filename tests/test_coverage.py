@@ -136,10 +136,10 @@ def test_claims_match_by_their_source_files_and_numbers() -> None:
     assert rows == {("a.txt", "Lemma 1"): ["p.one"], ("a.txt", "Proposition 1"): ["p.prop"],
                     ("b.txt", "Lemma 3.1"): ["p.one"], ("b.txt", "Lemma 1"): ["p.one", "p.exp"]}
     n = cov.counts(cov.match({"a.txt": a, "b.txt": b}, claims), {"p.prop": "not_encodable"})
-    assert n == {"numbered": 4, "covered": 3, "qualitative": 0, "reconstructed": 0, "not_encodable": 1,
-                 "definitions": 0, "missing": 0}
+    assert n == {"numbered": 4, "covered": 3, "qualitative": 0, "reconstructed": 0, "by_construction": 0,
+                 "not_encodable": 1, "definitions": 0, "missing": 0}
     n = cov.counts(cov.match({"a.txt": a, "b.txt": b}, claims), {"p.prop": "definition", "p.exp": "not_encodable"})
-    assert n == {"numbered": 4, "covered": 3, "qualitative": 0, "reconstructed": 0, "not_encodable": 0,
+    assert n == {"numbered": 4, "covered": 3, "qualitative": 0, "reconstructed": 0, "by_construction": 0, "not_encodable": 0,
                  "definitions": 1, "missing": 0}
 
 
@@ -226,5 +226,5 @@ def test_cli_missing_source_is_one_line_error(tmp_path: Path) -> None:
 def test_report_section() -> None:
     assert coverage_markdown({}) [-1] == "coverage: source files not found"
     lines = coverage_markdown({"ren": {"numbered": 53, "covered": 4, "qualitative": 1, "reconstructed": 7,
-                                       "not_encodable": 40, "definitions": 1, "missing": 0}})
-    assert lines[-1] == "| ren | 53 | 4 | 1 | 7 | 40 | 1 | 0 |"
+                                       "by_construction": 2, "not_encodable": 40, "definitions": 1, "missing": 0}})
+    assert lines[-1] == "| ren | 53 | 4 | 1 | 7 | 2 | 40 | 1 | 0 |"

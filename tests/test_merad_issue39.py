@@ -74,7 +74,7 @@ def test_prop1_part2_has_no_reading_that_drops_rho_uniform() -> None:
 def test_assumption1_readings_are_shared_by_the_remark_and_theorem1() -> None:
     claims = _claims()
     remark, theorem = claims["merad.assumption_1"], claims["merad.theorem1"]
-    assert [r.name for r in remark.readings] == [assumption1.POSITIONS_NAME]
+    assert [r.name for r in remark.readings] == [assumption1.POSITIONS_NAME, assumption1.ANY_PAIR_NAME]
     assert assumption1.SET in remark.literal
     positions = [r for r in theorem.readings if r.name.startswith(assumption1.POSITIONS_NAME)]
     assert len(positions) == 2

@@ -65,7 +65,8 @@ def test_theorem1_prefix_in_printed_order() -> None:
     c_m, nu, T = (_bound(claim.prefix, n) for n in ("c_m", "nu", "T"))
     assert c_m.quantifier == EXISTS and c_m.depends_on == ()  # as printed: an absolute constant
     assert "m" not in T.depends_on and "eps" in T.depends_on and "m" in nu.depends_on  # T = O(.../eps^2), no m
-    proof, positions, run = claim.readings
+    proof, positions, run, any_pair = claim.readings
+    assert any_pair.unsatisfiable and any_pair.prefix is None  # Assumption 1 over any pair: no data set grants it
     assert "(eta, C)" in _bound(proof.prefix, "c_m").depends_on  # as proved: Lemma 6 at eps eta/(2n)
     assert "(eta, C)" in _bound(proof.prefix, "T").depends_on
     # issue 38: the positions reading keeps (eta, C) before eps; the run reading binds it after the run

@@ -17,6 +17,8 @@ HEADINGS = ["## Statement as printed", "## Assumptions", "## Proof as printed", 
 @pytest.mark.parametrize("claim", all_claims(), ids=lambda c: c.id)
 def test_page_exists_with_its_sections_and_verdict(claim) -> None:
     folder = paper_of(claim).pages
+    if folder is None and claim.paper not in SHIPPED:
+        pytest.skip(f"the outside plugin of {claim.id} keeps no proof pages (pages= is optional outside the repository)")
     assert folder is not None, f"the plugin of {claim.id} declares no folder of proof pages"
     if claim.paper in SHIPPED:
         assert folder == PAGES, "the shipped papers keep their pages in proofs_md/"

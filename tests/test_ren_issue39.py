@@ -105,3 +105,66 @@ def test_lemma_5_3_is_qualitative_and_c18_stays_not_encodable_with_its_measureme
     assert claim.qualitative and "direction" in claim.qualitative and "lost" in claim.qualitative
     c18 = get("ren.lemma_c18")
     assert getattr(c18, "reason", "") and "FAILS" in c18.reason and "refutes nothing printed" in c18.reason
+
+
+# -- Lemma B.10: the direction of Stage 1's convergence, against the untrained run (issue 39, item 6) ----------------
+def _fake_stage1(rho: list[float]):
+    """Every model and seed gets the same min-cosine path; the flow rows a nondecreasing one."""
+    def run(model, seed):
+        return {"rho": np.array(rho), "noise": np.linspace(0.02, 0.01, len(rho)), "t1": 20 * (len(rho) - 1),
+                "checks": model_checks(model)}
+
+    def flow_path(model):
+        return {"rho": np.tile(np.linspace(0.0, 0.995, 50)[:, None], (1, model.r)), "t1": 80.0, "reached": True}
+    return run, flow_path
+
+
+@pytest.mark.parametrize("rho, expected", [
+    ([0.0, 0.3, 0.6, 0.9, 0.995], Verdict.CONSISTENT),  # rises over every interval: informative against the untrained run
+    ([0.0, 0.3, 0.25, 0.9, 0.995], Verdict.REFUTED),  # one interval falls: some rho_k fell
+    ([0.0, 0.5, 0.5, 0.9, 0.995], Verdict.REFUTED),  # a flat interval short of the limit is no rise
+    ([0.0, 1 - 1e-8, 1 - 1e-8 + 1e-14, 1 - 1e-8], Verdict.CONSISTENT),  # converged: undecidable intervals not read
+])
+def test_lemma_b10_direction_and_its_baseline(monkeypatch, rho: list[float], expected: Verdict) -> None:
+    run, flow_path = _fake_stage1(rho)
+    monkeypatch.setattr(qualitative, "_stage1_run", run)
+    monkeypatch.setattr(qualitative, "_flow_stage1", flow_path)
+    outcome = qualitative.stage1_convergence(QUICK)
+    verdict = experiment_verdict("forall", outcome)
+    assert verdict.verdict == expected, verdict.reason
+    finite = [o for o in outcome.observations if not o.by_construction]
+    assert finite and all(observation_verdict(o)[0] != Verdict.UNTESTED for o in finite)  # the baseline never rises
+
+
+def test_lemma_b10_flow_rows_are_no_evidence(monkeypatch) -> None:
+    run, flow_path = _fake_stage1([0.0, 0.3, 0.6, 0.9, 0.995])
+    monkeypatch.setattr(qualitative, "_stage1_run", run)
+    monkeypatch.setattr(qualitative, "_flow_stage1", flow_path)
+    rows = [o for o in qualitative.stage1_convergence(QUICK).observations if o.by_construction]
+    assert rows and all(observation_verdict(o)[0] == Verdict.UNTESTED for o in rows)
+
+
+def test_lemma_b10_is_qualitative_reconstructed_and_one_sided() -> None:
+    claim = get("ren.lemma_b10")
+    assert claim.qualitative and "lost" in claim.qualitative and "direction" in claim.qualitative
+    assert "lost" in claim.reconstructed and "line 242" in claim.reconstructed
+    assert claim.one_sided and "beta1" in claim.one_sided
+    names = {b.name: b.quantifier for b in claim.prefix}
+    assert names["m"] == names["beta1"] != names["model"]  # Lemma B.1 chooses both: existential
+
+
+def test_lemma_5_3_declares_the_theorems_existential_temperatures() -> None:
+    claim = get("ren.lemma_5_3")
+    quantifiers = {b.name: b.quantifier for b in claim.prefix}
+    assert quantifiers["beta1"] == quantifiers["beta2"] != quantifiers["model"]
+    assert claim.one_sided and "beta2" in claim.one_sided
+
+
+def test_every_remaining_lost_statement_says_what_survives() -> None:
+    from theorems.engine.claim import UnencodableClaim
+    from theorems.engine.registry import all_claims
+
+    lost = [c for c in all_claims(["ren"]) if isinstance(c, UnencodableClaim)]
+    assert lost and "ren.lemma_b10" not in {c.id for c in lost}
+    silent = [c.id for c in lost if "surviv" not in c.reason.lower()]
+    assert not silent, f"not_encodable reasons that do not say what survives: {silent}"

@@ -9,6 +9,7 @@ depends on a search's luck: the rules are about what the engine does with eviden
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from fractions import Fraction
 from typing import Any, Iterable
@@ -124,9 +125,9 @@ def statement(relation: Any, subjects: list[dict[str, float]], **kw: Any) -> Ver
     return check_claim(claim, NONE)
 
 
-def cert(ok: bool = True, complete: bool = True) -> Certificate:
+def cert(ok: bool = True, complete: bool = True, modulo: tuple[str, ...] = ()) -> Certificate:
     return Certificate(method="sympy", statement="s", domain="all n" if complete else "n <= 5", ok=ok,
-                       complete=complete)
+                       complete=complete, modulo=modulo)
 
 
 TOL_AT_1 = ATOL + RTOL * 1.0
@@ -135,7 +136,8 @@ TOL_AT_1 = ATOL + RTOL * 1.0
 STATEMENT_RULES = [
     ("non-strict holds at the boundary", lambda: statement(Le(q, 1), [{"q": 1.0}, {"q": 0.5}]), C),
     ("strict fails at the boundary", lambda: statement(Lt(q, 1), [{"q": 1.0}, {"q": 0.5}]), R),
-    ("strict fails within the tolerance of the boundary", lambda: statement(Lt(q, 1), [{"q": 1 - TOL_AT_1 / 4}]), R),
+    ("strict: a float gap within the tolerance that stays is no counterexample",
+     lambda: statement(Lt(q, 1), [{"q": 1 - TOL_AT_1 / 4}]), C),
     ("a margin inside the tolerance is not a violation", lambda: statement(Le(q, 1), [{"q": 1 + TOL_AT_1 / 4}]), C),
     ("a margin past the tolerance is a violation", lambda: statement(Le(q, 1), [{"q": 1 + 10 * TOL_AT_1}]), R),
     ("a bound above the trivial range is vacuous", lambda: statement(Le(e, 2), [{"e": 0.3}, {"e": 0.9}]), V),
@@ -637,6 +639,47 @@ def test_an_unreachable_conclusion_refutes_an_experiment_whatever_its_runs_show(
     assert checked.verdict == C and checked.verdict_label == "consistent"
 
 
+@rule("experiment.hypotheses_unsatisfiable")
+def test_an_experiment_whose_hypotheses_cannot_hold_is_vacuous_and_runs_nothing() -> None:
+    ran: list[int] = []
+
+    def run(ctx: Any) -> ExperimentOutcome:
+        ran.append(1)
+        return ExperimentOutcome(statistic="s", value=0.0, effect_size=0.0, interval=(0.0, 0.0), seeds=[0],
+                                 parameters={}, observations=[obs(R)])
+
+    impossible = ExperimentClaim("t.exp", Kind.DYNAMICS, SRC, experiment=run,
+                                 unsatisfiable=(lambda: Certificate(method="sympy", statement="||x - x|| = 0 < delta",
+                                                                    domain="every delta > 0", ok=True),))
+    result = check_claim(impossible, NONE)
+    assert result.verdict == V and "cannot hold together" in result.reason and not ran and result.expected
+    failed = dataclasses.replace(impossible, unsatisfiable=(lambda: cert(ok=False),))
+    assert check_claim(failed, NONE).verdict == R and ran  # a failed certificate says nothing: the runs decide
+
+
+@rule("experiment.one_sided_failure")
+def test_a_one_sided_experiment_whose_runs_fail_is_inconclusive_unless_the_statement_itself_refutes() -> None:
+    """Runs at the checker's choice of an object the sentence leaves to the claim (one-sided) cannot refute: a failure
+    there is inconclusive; the same failure without the one-sided declaration refutes; a reach row that refutes from
+    the statement itself still refutes a one-sided claim."""
+    from theorems.engine.reach import Reach
+
+    def failing(one_sided: str, prefix: tuple | None = None) -> Any:
+        def run(ctx: Any) -> ExperimentOutcome:
+            return ExperimentOutcome(statistic="s", value=0.0, effect_size=0.0, interval=(0.0, 0.0), seeds=[0],
+                                     parameters={}, observations=[obs(R)])
+        reach = () if prefix is None else (Reach("logistic loss on (1, +1)", sympy.log(1 + sympy.exp(-w_r)),
+                                                 {w_r: (-B_r, B_r)}, "eps", {"B": (1, 4)}),)
+        return check_claim(ExperimentClaim("t.exp", Kind.DYNAMICS, SRC, experiment=run, quantifier="forall",
+                                           one_sided=one_sided, reach=reach, prefix=prefix or EVERY_B_EVERY_EPS), NONE)
+
+    why = "beta is the sentence's 'there exist beta', fixed at the checker's 0.05"
+    held_back = failing(why)
+    assert held_back.verdict == I and held_back.rule == "experiment.one_sided_failure" and why in held_back.reason
+    assert held_back.witness is None and failing("").verdict == R
+    assert failing(why, EVERY_B_EVERY_EPS).verdict == R  # unreachable whatever beta: the statement refutes itself
+
+
 def asymptotic_experiment(prefix: tuple, family_limit: Any) -> Any:
     """An experiment whose runs all hold, with the part 'x = O(1) as t -> 0+' along the family x = 1/t (exact limit
     oo) or x = 2 + t (limit 2), moving x and t."""
@@ -777,10 +820,32 @@ def test_a_sharp_constant_is_labelled_certified_only_when_its_certificates_pass(
                   sharp=(Sharp("q <= 2", "2", "3/2", certified=True, sides=(q, sympy.Rational(3, 2)),
                                certificates=certificates),))
     (row,) = check_claim(claim, NONE).tightness
-    assert row["sharp_constant"]["certified"] is certified
-    assert ("(certified)" if certified else "(an estimate)") in row["sharp_constant"]["text"]
+    (shown,) = row["sharp_constants"]
+    assert shown["certified"] is certified
+    assert ("(certified)" if certified else "(an estimate)") in shown["text"]
     with pytest.raises(ClaimError, match="certified=True needs the certificates"):
         Sharp("q <= 2", "2", "3/2", certified=True)
+
+
+def test_a_part_shows_each_of_its_sharp_constants_with_its_own_label() -> None:
+    """Two sharp constants of one part (a certified one over a wider class, an estimate over a narrower one) are
+    both shown, in the order declared, each certified only by its own certificates and each with its own reach."""
+    from theorems import Sharp
+    from theorems.frontend.report import markdown
+
+    claim = Claim("t.sharp", Kind.INEQUALITY, SRC, parts(Le(q, 2), labels=["q <= 2"]),
+                  subjects=(Points([{"q": 0.5}, {"q": 1.5}]),),
+                  sharp=(Sharp("q <= 2", "2", "7/4 over every subject", certified=True, sides=(q, sympy.Rational(7, 4)),
+                               certificates=(lambda: cert(),)),
+                         Sharp("q <= 2", "2", "3/2 over the narrower class", certified=True,
+                               sides=(q, sympy.Rational(3, 2)), certificates=(lambda: cert(ok=False),))))
+    result = check_claim(claim, NONE)
+    (row,) = result.tightness
+    wide, narrow = row["sharp_constants"]
+    assert (wide["certified"], narrow["certified"]) == (True, False)
+    assert wide["reached"] == pytest.approx(1.5 / 1.75) and narrow["reached"] == 1.0
+    text = markdown([result], 0, {})
+    assert text.index("7/4 over every subject (certified)") < text.index("3/2 over the narrower class (an estimate)")
 
 
 def test_an_inequality_reports_its_best_ratio_and_the_sharp_constant_beside_the_printed_one() -> None:
@@ -792,7 +857,8 @@ def test_an_inequality_reports_its_best_ratio_and_the_sharp_constant_beside_the_
                                certificates=(lambda: cert(),)),))
     (row,) = check_claim(claim, NONE).tightness
     assert row["best_ratio"] == 0.75 and row["precision"].startswith("mpmath")
-    assert row["sharp_constant"]["reached"] == 1.0 and "search reached 1 of the sharp bound" in row["sharp_constant"]["text"]
+    (shown,) = row["sharp_constants"]
+    assert shown["reached"] == 1.0 and "search reached 1 of the sharp bound" in shown["text"]
     with pytest.raises(ClaimError, match="sharp constants name parts it does not have"):
         Claim("t.sharp2", Kind.INEQUALITY, SRC, parts(Le(q, 2), labels=["q <= 2"]), subjects=(Points([]),),
               sharp=(Sharp("no such part", "2", "1", certified=False),))
@@ -980,12 +1046,20 @@ def test_which_values_count_as_float_computed() -> None:
         assert float_valued(np.array([mpmath.mpf(2), mpmath.mpf(0.1)])) and float_valued(Enclosure(0.0, 1.0))
 
 
-@rule("compare.strict")
-def test_a_strict_part_must_hold_by_more_than_the_tolerance() -> None:
-    from theorems.engine.rules.compare import strict_margin
+@rule("compare.strict", "compare.strict_tie")
+def test_a_strict_part_within_the_tolerance_is_refuted_only_by_a_tie() -> None:
+    """a < b within tol of its boundary is a candidate (the shift of compare.strict); it is refuted only when the
+    sides tie -- the margin vanishes as the precision doubles -- never by a gap that stays (1e-50 at every precision,
+    or a float input's 2.5e-10): those hold, at a resolution the report states."""
+    from theorems.engine.rules.compare import strict_margin, strict_tie
 
     assert strict_margin(-1.0, 0.25) == -0.5
-    assert statement(Lt(q, 1), [{"q": 1 - 0.5 * tol_at(1.0)}]).verdict == R
+    assert statement(Lt(q, 1), [{"q": 1 - 0.5 * tol_at(1.0)}]).verdict == C  # a float gap that stays
+    assert statement(Lt(h, 1), [{"h": 1.0, "h_mp": "1 - 10**-50"}]).verdict == C  # a real gap below RTOL_HP
+    assert statement(Lt(h, 1), [{"h": 1.0, "h_mp": "1"}]).verdict == R  # an exact tie at every precision
+    assert statement(Lt(h, 1), [{"h": 1.0, "h_mp": "1 + 10**-50"}]).verdict == C  # above b by less than tol: not a tie
+    assert strict_tie(mpmath.mpf("1e-60"), mpmath.mpf("1e-120"), 1e-40, 120)  # noise shrinking with the digits
+    assert strict_tie(0, 0, 1e-40, 120) and not strict_tie(mpmath.mpf("1e-50"), mpmath.mpf("1e-50"), 1e-40, 240)
 
 
 # -- measured relations of experiments -------------------------------------------------------------------------
@@ -1328,6 +1402,80 @@ def test_a_check_of_the_surviving_content_only_is_marked_and_counted_apart() -> 
                              qualitative=what), NONE)
     assert part.verdict == C and part.verdict_label == f"consistent (qualitative: {what})"
     assert part.readings[0]["qualitative"] == what and verdict_counts([part]) == "consistent (qualitative) 1"
+
+
+@rule("claim.by_construction")
+def test_checks_that_hold_by_construction_are_marked_on_the_verdict_and_counted_apart() -> None:
+    """A check that holds by the checker's own construction is no evidence: the claim's verdict carries the mark
+    (each reason once) whether it is decided by other checks or left untested, report.json lists it among the marks,
+    the counts keep it apart, and the coverage counts a statement checked only by such claims apart."""
+    from theorems.engine.claim import UnencodableClaim
+    from theorems.engine.coverage import Row, Statement, counts
+    from theorems.engine.rules.kinds import by_construction_mark
+    from theorems.frontend.report import verdict_counts
+
+    why = "the bound is the triangle inequality applied to the checker's own rate"
+    built = Observation({"model": 1}, (True,) * MIN_SEEDS, SEEDS, by_construction=why)
+    with_evidence = experiment([obs(C), built, Observation({"model": 2}, (True,), by_construction=why)])
+    only_built = experiment([built])
+    plain = experiment([obs(C)])
+    assert with_evidence.verdict == C and with_evidence.by_construction == why
+    assert with_evidence.verdict_label == f"consistent (checks by construction, no evidence: {why})"
+    assert only_built.verdict == U and only_built.marks == ["by construction"] and not plain.by_construction
+    assert with_evidence.to_json()["marks"] == ["by construction"] and plain.to_json()["marks"] == []
+    assert with_evidence.readings[0]["by_construction"] == why
+    assert verdict_counts([with_evidence, only_built, plain]) == (
+        "consistent 1, consistent (checks by construction) 1, untested (checks by construction) 1")
+    lost = check_claim(UnencodableClaim("t.lost", Kind.INEQUALITY, SRC, reason="lost"), NONE)
+    assert by_construction_mark(lost.verdict, [why]) == "" and by_construction_mark(C, ["", "  "]) == ""
+    rows = [Row("f", Statement("Lemma", "1", 1), ["t.built"]), Row("f", Statement("Lemma", "2", 2), ["t.built", "t.ok"])]
+    n = counts(rows, {"t.built": "untested", "t.ok": "consistent"}, by_construction=["t.built"])
+    assert (n["covered"], n["by_construction"]) == (1, 1)
+
+
+@rule("mutate.outcome")
+@pytest.mark.parametrize("verdicts, shown, outcome", [
+    ([C, R], "", "killed"),  # refuted at one seed: killed, whatever the others say
+    ([R], "implied by a certified bound", "killed"),  # a refutation outranks a certificate (the encoding is wrong)
+    ([C, C], "implied by a certified bound", "true"),  # never refuted, and a certificate shows it true
+    ([C, U], "", "survived"),  # never refuted, nothing shows it true: a miss of the search
+    ([C, Verdict.ERROR], "", "error"),  # a seed's check failed
+    ([], "", "error"),  # no verdict at all: its worker died
+])
+def test_a_mutant_is_killed_by_any_refutation_and_true_only_when_a_certificate_shows_it(
+        verdicts: list, shown: str, outcome: str) -> None:
+    from theorems.engine.rules.mutate import mutant_outcome
+    assert mutant_outcome(verdicts, shown) == outcome
+    assert mutant_outcome([], "", replayed=True) == "killed"  # a weaker mutant's witness violates it too
+
+
+@rule("mutate.sensitivity")
+def test_a_parts_sensitivity_is_its_smallest_refuted_move_and_a_true_mutant_is_never_a_miss() -> None:
+    from theorems.engine.rules.mutate import sensitivity, sensitivity_text
+
+    rows = [{"kind": "constant", "amount": "1/100", "outcome": "survived"},
+            {"kind": "constant", "amount": "1/20", "outcome": "killed"},
+            {"kind": "constant", "amount": "1/5", "outcome": "killed"},
+            {"kind": "exponent", "amount": "1/10", "outcome": "true"},
+            {"kind": "drop term", "amount": "0", "outcome": "killed"}]
+    s = sensitivity(rows)
+    assert (s["refuted_at"], s["survives_at"], s["killed"], s["true"], s["survived"], s["mutants"]) == (
+        "1/20", "1/100", 3, 1, 1, 5)
+    assert sensitivity_text(s).startswith("a 5 % strengthening is refuted by this search; a 1 % strengthening survives")
+    only_true = sensitivity([{"kind": "constant", "amount": "1/5", "outcome": "true"}])
+    assert only_true["survives_at"] is None and only_true["refuted_at"] is None
+    assert sensitivity_text(None).startswith("sensitivity not measured")
+
+
+def test_a_sharp_constant_resting_on_named_results_says_so() -> None:
+    from theorems import Sharp
+
+    claim = Claim("t.sharp", Kind.INEQUALITY, SRC, parts(Le(q, 2), labels=["q <= 2"]),
+                  subjects=(Points([{"q": 0.5}]),),
+                  sharp=(Sharp("q <= 2", "2", "3/2", certified=True, sides=(q, sympy.Rational(3, 2)),
+                               certificates=(lambda: cert(modulo=("Rayleigh-Ritz",)),)),))
+    (shown,) = check_claim(claim, NONE).tightness[0]["sharp_constants"]
+    assert shown["certified"] and shown["modulo"] == ["Rayleigh-Ritz"] and "(certified modulo: Rayleigh-Ritz)" in shown["text"]
 
 
 # -- the table itself ---------------------------------------------------------------------------------------------

@@ -256,7 +256,7 @@ def test_at_init_metrics_are_the_metrics_of_the_untrained_network() -> None:
         assert m["init_" + key] == pytest.approx(m[key]), key
     d1, k = run.data.d1, wm.needed_per_atom(run.learner.m, run.data.d1)
     assert not holds(dy.theorem34_at_init(m, d1, k))
-    assert holds(dy.theorem32_outcome(m["init_ratio_q50"], m["init_ratio_q90"]))
+    assert holds(dy.theorem32_outcome(m["init_ratio_q50"], m["init_ratio_q90"], level="0.9"))
     assert m["init_dense_share"] > 0.5
 
 
@@ -272,6 +272,8 @@ def test_per_seed_rules() -> None:
     assert decided(dy.theorem32_outcome(1.2, 1.5)) is False
     assert dy.theorem32_outcome(0.8, 1.1) is None
     assert dy.theorem32_outcome(float("nan"), 0.5) is None
+    assert dy.theorem32_outcome(0.5, None) is None  # the w.h.p. quantile not estimable: holding cannot be shown
+    assert decided(dy.theorem32_outcome(1.2, None)) is False
     assert decided(dy.theorem34_outcome(6, 2, 0.1, 6, 2)) is True
     assert dy.theorem34_outcome(5, 0, 0.1, 6, 2) is False  # an atom without a singleton neuron: an exact count
     assert decided(dy.theorem34_outcome(6, 2, 0.6, 6, 2)) is False

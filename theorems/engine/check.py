@@ -23,6 +23,8 @@ import traceback
 from typing import Any
 from pathlib import Path
 
+import sympy
+
 from numerics.certificate import timed
 from numerics.data_adversary import propose
 from numerics.errors import ClcheckError
@@ -39,7 +41,8 @@ from theorems.engine.registry import proofs_for
 from theorems.engine.rules import gate, kinds
 from theorems.engine.reach import judged_rows, premise_conclusion, replay_row, rows_json
 from theorems.engine.rules.experiment import (asymptotic_unbounded, conclusion_unreachable, experiment_verdict,
-                                              one_sided_label, refuting_evidence, still_refutes)
+                                              hypotheses_unsatisfiable, one_sided_failure, one_sided_label,
+                                              refuting_evidence, still_refutes)
 from theorems.engine.rules.informative import never_binds
 from theorems.engine.rules.statement import (StatementEvidence, chain_certifies, part_status, proof_modulo,
                                              refuted_parts, statement_verdict)
@@ -105,6 +108,8 @@ def _check_isolated(claim: AnyClaim, result: ClaimResult, budget: Budget, ctx: R
     except (Exception, SystemExit, KeyboardInterrupt) as exc:  # one broken claim never sinks an audit
         _failed(result, exc)
     result.reconstructed = kinds.reconstructed_mark(result.verdict, claim.reconstructed)
+    rows = (result.experiment or {}).get("configurations", ())
+    result.by_construction = kinds.by_construction_mark(result.verdict, [r.get("by_construction", "") for r in rows])
     result.qualitative = kinds.qualitative_mark(result.verdict, claim.qualitative)
 
 
@@ -113,6 +118,7 @@ def reading_json(claim: AnyClaim, rests_on: str, result: ClaimResult) -> dict:
     return {"name": claim.reading, "rests_on": rests_on, "prefix": prefix_text(claim.prefix),
             "hypotheses": claim.hypotheses_text(), "verdict": result.verdict.value, "modulo": list(result.modulo),
             "reconstructed": result.reconstructed, "qualitative": result.qualitative,
+            "by_construction": result.by_construction, "marks": result.marks,
             "reason": result.reason, "qualifiers": list(result.qualifiers), "examples": result.examples + result.adversarial_examples,
             "informative": result.nontrivial_examples, "expected": result.expected,
             "witness": result.witness if claim.reading != "literal" else None}
@@ -192,6 +198,14 @@ def _(claim: DefinitionClaim, result: ClaimResult, budget: Budget, ctx: RunConte
 @_check.register
 def _(claim: ExperimentClaim, result: ClaimResult, budget: Budget, ctx: RunContext,
       witness_dir: Path | None) -> None:
+    if claim.unsatisfiable:
+        proofs = [timed(c) for c in claim.unsatisfiable]
+        result.certificate = [c.to_json() for c in proofs]
+        vacuous = hypotheses_unsatisfiable(proofs)
+        if vacuous is not None:  # an impossible premise: nothing to run
+            _apply(result, vacuous)
+            _judge_expected(claim, result, False)
+            return
     outcome = claim.experiment(ctx)
     if not isinstance(outcome, ExperimentOutcome):
         raise CulpritError(f"the experiment of {claim.id} returned {type(outcome).__name__} {str(outcome)[:60]!r}, not "
@@ -210,6 +224,8 @@ def _(claim: ExperimentClaim, result: ClaimResult, budget: Budget, ctx: RunConte
         judgement = unbounded
         result.witness = parametric_witness(claim, next(m for m in measured if m.valid and m.verdict == Verdict.REFUTED),
                                             ctx.seed)
+    elif judgement.verdict == Verdict.REFUTED and claim.one_sided:
+        judgement = one_sided_failure(judgement, claim.one_sided)
     elif judgement.verdict == Verdict.REFUTED:
         evidence = refuting_evidence(judgement, outcome.growth)
         if evidence is not None:
@@ -404,17 +420,22 @@ def _tightness(claim: StatementClaim, tracker: Tracker, seed: int) -> list[dict[
     """Per inequality part: the best ratio found, where, and a witness that replays it; with the sharp
     constant where the claim declares one."""
     out = []
-    sharp = {s.part: s for s in claim.sharp}
+    sharp: dict[str, list] = {}
+    for s in claim.sharp:  # a part may have several sharp constants (over every matrix, over encoders, ...)
+        sharp.setdefault(s.part, []).append(s)
     for part in inequality_parts(claim):
         label = str(part)
         best, ratio, precision = best_ratio(claim, tracker, label)
-        row: dict[str, Any] = {"part": label, "measure": RATIO, "best_ratio": ratio, "precision": precision,
-                               "witness": None}
+        row: dict[str, Any] = {"part": label, "relation": sympy.sstr(part.relation), "measure": RATIO,
+                               "best_ratio": ratio, "precision": precision, "witness": None}
         if best is not None:
             row["found_by"] = best.found_by
             row["witness"] = tightness_witness(claim, best, label, ratio, seed)
+        apart = tracker.degenerate.get(label, [])
+        if apart:  # equality cases that hold whatever the constants: not a measure of how sharp they are
+            row["degenerate"] = {"subjects": len(apart), "example": apart[0][1].family.describe(apart[0][1].subject)[:200]}
         if label in sharp:
-            row["sharp_constant"] = sharp_report(sharp[label], claim, best)
+            row["sharp_constants"] = [sharp_report(s, claim, best) for s in sharp[label]]
         out.append(row)
     return out
 

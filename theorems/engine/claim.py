@@ -296,7 +296,9 @@ class ClaimBase:
 
 @dataclass(frozen=True)
 class Sharp:
-    """The sharp constant of an inequality part, beside the printed one: ``printed`` and ``sharp`` in words,
+    """A sharp constant of an inequality part, beside the printed one (a part may have several, each over its own
+    class -- the proof's chain over every matrix, the encoders -- and the report shows each): ``printed`` and
+    ``sharp`` in words,
     ``certified`` when a certificate proves the sharp value -- ``certificates``, the functions that prove it: the
     report labels it certified only when they all pass on their whole domain (else it is an estimate) -- and
     ``sides`` -- the part's (smaller, larger) sides with the sharp constant in place of the printed one, as
@@ -439,6 +441,9 @@ class ExperimentClaim(ClaimBase):
     # ratio along a family the prefix lets move refutes whatever the runs show (experiment.asymptotic_unbounded)
     asymptotic: tuple["Asymptotic", ...] = ()
     parametric: tuple["Parametric", ...] = ()
+    # certificates that the hypotheses can never hold together: the sentence is then vacuous and nothing is run
+    # (experiment.hypotheses_unsatisfiable), as for a statement claim
+    unsatisfiable: tuple[Callable[[], "Certificate"], ...] = ()
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -449,7 +454,7 @@ class ExperimentClaim(ClaimBase):
 
     def reading_fields(self) -> tuple[str, ...]:
         return ("prefix", "experiment", "quantifier", "known_refutation", "reach", "data_adversary", "asymptotic",
-                "parametric")
+                "parametric", "unsatisfiable")
 
     def hypotheses_text(self) -> list[str]:
         doc = (getattr(self.experiment, "__doc__", "") or "").strip().split("\n\n")[0]  # its first paragraph

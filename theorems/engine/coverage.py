@@ -274,14 +274,16 @@ def match(sources: dict[str, list[Statement]], claims: Iterable[tuple[str, Any]]
 
 
 def counts(rows: Sequence[Row], verdicts: dict[str, str] | None = None,
-           reconstructed: Iterable[str] = (), qualitative: Iterable[str] = ()) -> dict[str, int]:
+           reconstructed: Iterable[str] = (), qualitative: Iterable[str] = (),
+           by_construction: Iterable[str] = ()) -> dict[str, int]:
     """``numbered``; ``covered`` (by a claim that checks the printed statement); ``reconstructed`` (checked only
     through claims whose statement is the checker's reconstruction, ids in ``reconstructed``: never counted as the
     paper's statement checked); ``not_encodable`` (covered only by claims whose verdict is not_encodable);
     ``definitions`` (covered only by definitions, which assert nothing to check, and not_encodable claims);
     ``qualitative`` (checked only in the qualitative content that survives: claim ids in ``qualitative``);
-    ``missing`` (covered by no claim)."""
-    verdicts, guessed, partial = verdicts or {}, set(reconstructed), set(qualitative)
+    ``by_construction`` (covered only by claims left undecided because their checks hold by the checker's own
+    construction -- ids in ``by_construction``: no evidence either way); ``missing`` (covered by no claim)."""
+    verdicts, guessed, partial, built = verdicts or {}, set(reconstructed), set(qualitative), set(by_construction)
     covered = [r for r in rows if r.covered]
     unencodable = [r for r in covered if all(verdicts.get(c) == "not_encodable" for c in r.claims)]
     definitions = [r for r in covered if r not in unencodable
@@ -291,9 +293,13 @@ def counts(rows: Sequence[Row], verdicts: dict[str, str] | None = None,
     survives = [r for r in covered if r not in unencodable and r not in definitions and r not in rebuilt
                 and all(c in partial or c in guessed or verdicts.get(c) in ("definition", "not_encodable")
                         for c in r.claims)]
+    placed = unencodable + definitions + rebuilt + survives
+    no_evidence = [r for r in covered if r not in placed
+                   and all(c in built or verdicts.get(c) in ("definition", "not_encodable") for c in r.claims)]
     return {"numbered": len(rows),
-            "covered": len(covered) - len(unencodable) - len(definitions) - len(rebuilt) - len(survives),
-            "qualitative": len(survives), "reconstructed": len(rebuilt), "not_encodable": len(unencodable),
+            "covered": len(covered) - len(placed) - len(no_evidence),
+            "qualitative": len(survives), "reconstructed": len(rebuilt), "by_construction": len(no_evidence),
+            "not_encodable": len(unencodable),
             "definitions": len(definitions), "missing": len(rows) - len(covered)}
 
 

@@ -161,6 +161,7 @@ class PartValue:
     certain_margin: float | None = None  # smallest margin over enclosure corners (= margin if exact)
     bracketed: bool = False
     undefined: str | None = None  # why a side has no real value (NaN, complex), naming the quantities
+    raw_margin: Any = None  # a strict part's certain margin before the shift by 2 tol (compare.strict_tie)
 
     def __post_init__(self) -> None:
         if self.certain_margin is None:
@@ -247,12 +248,14 @@ def evaluate_parts(parts: list[Part], values: dict[sympy.Symbol, Any], xp: Backe
         coarse = xp.name != "mpmath" or any(float_valued(a) for a in args)
         sensitivity = _sensitivity(args, f_lhs, f_rhs, xp) if xp.name == "mpmath" and undefined is None else 0
         tol = part_tolerance(_scale_of(part, args, xp), float_resolution=coarse, sensitivity=sensitivity)
+        raw = None
         if part.is_strict:  # "a < b" must hold by more than the tolerance (compare.strict)
+            raw = certain_margin(c[0] for c in corners) if undefined is None else math.nan
             corners = [(strict_margin(c[0], tol), *c[1:]) for c in corners]
             margin_f = strict_margin(margin_f, tol)
         certain = math.nan if undefined is not None else certain_margin(c[0] for c in corners)
         out.append(PartValue(part, lhs, rhs, margin_f, tol, certain_margin=certain,
-                             bracketed=len(corners) > 1, undefined=undefined))
+                             bracketed=len(corners) > 1, undefined=undefined, raw_margin=raw))
     return out
 
 

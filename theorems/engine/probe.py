@@ -9,10 +9,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import sympy
 
 from numerics.backend import FLOAT, mp_backend
 from numerics.errors import PrecisionUnavailable
 from theorems.engine.claim import Part, StatementClaim
+from theorems.engine.expression import canonical, constant_paths, scaled_at
 from theorems.engine.evaluate import PartValue, applicable_parts, evaluate_parts, needed_symbols
 from theorems.engine.rules.informative import bound_value, trivial_reason
 from theorems.engine.culprit import blame, check_number, check_pure
@@ -25,6 +27,8 @@ from theorems.engine.family import SubjectFamily
 SCREEN_AUDIT_EVERY = 10
 ENOUGH_VIOLATIONS = 3  # after this many confirmed violations, large subjects are not confirmed
 KEEP_BEST = 3  # per part, the subjects with the largest ratio kept for the tightness search
+DEGENERATE_BAND = 1e-9  # a ratio this close to 1 is an equality case: is it one whatever the part's constants?
+PERTURBATION = sympy.Rational(1001, 1000)  # how far a constant is moved to see whether the ratio depends on it
 KEEP_UNDECIDED = 3  # the undecided candidates a report names
 PURE_CHECKS = 2  # per family, the first subjects on which every quantity is evaluated twice (and every violated one)
 
@@ -138,6 +142,16 @@ def stabilize(claim: StatementClaim, result: Probe) -> None:
     result.unstable = True  # (unreachable: the last doubling always decides)
 
 
+def _shape(p: Probe) -> tuple | None:
+    """A subject's shape as its family measures it (dimensions, classes, nonzero entries), with the family: two best
+    subjects of one shape are one local optimum. None for a family that measures none (each subject its own)."""
+    try:
+        size = tuple(p.family.size(p.subject))
+    except Exception:  # noqa: BLE001 - a family that cannot measure this subject: no shape
+        return None
+    return (p.family.name, size) if size else None
+
+
 @dataclass
 class Tracker:
     """Statistics over every example of one claim's check, and the confirmed violations.
@@ -168,6 +182,10 @@ class Tracker:
     screen_skipped: int = 0  # screen audits skipped: the subject is too large for mpmath
     unconfirmed: int = 0  # candidates left unconfirmed (no high-precision twin, or already refuted)
     best: dict[str, list[tuple[float, Probe]]] = field(default_factory=dict)  # part -> its best ratios, largest first
+    # part -> subjects at an equality that holds whatever one of the part's constants (a zero encoder, a single class):
+    # they say nothing of how sharp that constant is, so they are kept apart from the best ratios (and still confirmed)
+    degenerate: dict[str, list[tuple[float, Probe]]] = field(default_factory=dict)
+    _perturbed: dict[str, list[Part]] = field(default_factory=dict)  # part -> its copies, one constant moved
     started: float = field(default_factory=time.process_time)  # CPU clock when the check began
     first_violation_cpu: float | None = None  # CPU seconds from the start to the first confirmed violation
 
@@ -245,7 +263,7 @@ class Tracker:
     def confirm_best(self) -> None:
         """Each part's best subjects, evaluated at high precision where the float screen left them (the screen only
         orders the work: a subject closest to binding is never judged on its float values alone)."""
-        for kept in self.best.values():
+        for kept in [*self.best.values(), *self.degenerate.values()]:
             for i, (ratio, p) in enumerate(kept):
                 if p.confirmed is None and not p.unconfirmable and p.family.cheap_to_confirm(p.subject):
                     q = self.probe(p.family, p.subject, found_by=p.found_by, always=True)
@@ -254,13 +272,44 @@ class Tracker:
                         self.violations.append(q)
 
     def _keep_best(self, label: str, ratio: float, p: Probe) -> None:
-        """Keep the KEEP_BEST probes with the largest ratio of a part (the tightness search's starts, the
-        report's best-ratio witness)."""
+        """Keep the KEEP_BEST probes with the largest ratio of a part, one per shape of subject (the tightness search's
+        starts: distinct local optima; the report's best-ratio witness); an equality case that holds whatever one of the part's constants goes to
+        ``degenerate`` instead (kept and confirmed all the same)."""
+        if abs(ratio - 1.0) <= DEGENERATE_BAND and self._insensitive(label, ratio, p):
+            kept = self.degenerate.setdefault(label, [])
+            if len(kept) < KEEP_BEST:
+                kept.append((ratio, p))
+            return
         kept = self.best.setdefault(label, [])
+        shape = _shape(p)
+        rival = next((i for i, (_, q) in enumerate(kept) if shape is not None and _shape(q) == shape), None)
+        if rival is not None:  # one local optimum per shape (dimensions, support): distinct starts for the climb
+            if ratio > kept[rival][0]:
+                kept[rival] = (ratio, p)
+                kept.sort(key=lambda rp: -rp[0])
+            return
         if len(kept) < KEEP_BEST or ratio > kept[-1][0]:
             kept.append((ratio, p))
             kept.sort(key=lambda rp: -rp[0])
             del kept[KEEP_BEST:]
+
+    def _insensitive(self, label: str, ratio: float, p: Probe) -> bool:
+        """Whether the part's ratio on ``p``'s subject stays where it is when one of its numeric constants or
+        exponents moves by 0.1 %: an equality there says nothing of that constant (False for a part without
+        constants, or where a moved part is undefined)."""
+        if label not in self._perturbed:
+            part = next((q for q in self.claim.statement if str(q) == label), None)
+            self._perturbed[label] = [] if part is None else [
+                Part(scaled_at(canonical(part), path, PERTURBATION), label, part.applies, part.informative)
+                for path in constant_paths(part)]
+        moved = self._perturbed[label]
+        if not moved:
+            return False
+        try:
+            values = evaluate_parts(moved, p.family.quantities(p.subject, needed_symbols(moved), FLOAT), FLOAT)
+        except Exception:  # noqa: BLE001 - a moved part undefined here: not shown insensitive
+            return False
+        return any(v.ratio is not None and abs(float(v.ratio) - ratio) <= DEGENERATE_BAND for v in values)
 
     def screen_report(self) -> dict[str, Any]:
         return {"audited": self.screen_audits, "max_error_in_tol": self.screen_max_error,

@@ -185,20 +185,27 @@ def sharp_report(sharp: Sharp, claim: StatementClaim, best: Probe | None) -> dic
             reached = evaluate(claim, best.family, best.subject, parts=[versus])[0].ratio
         except Exception:  # noqa: BLE001 - a bound undefined at the subject: nothing reached to report
             reached = None
-    certified = sharp_certified(sharp)
-    text = (f"printed {sharp.printed}; sharp {sharp.sharp} ({'certified' if certified else 'an estimate'})"
+    certificates = _sharp_certificates(sharp)
+    certified = kinds.sharp_certified(sharp.certified, certificates)
+    modulo = sorted({name for c in certificates or () for name in c.modulo}) if certified else []
+    label = ("certified" + (f" modulo: {', '.join(modulo)}" if modulo else "")) if certified else "an estimate"
+    text = (f"printed {sharp.printed}; sharp {sharp.sharp} ({label})"
             + (f"; search reached {reached:.4g} of the sharp bound" if reached is not None else ""))
-    return {"printed": sharp.printed, "sharp": sharp.sharp, "certified": certified, "reached": reached,
-            "text": text}
+    return {"printed": sharp.printed, "sharp": sharp.sharp, "certified": certified, "modulo": modulo,
+            "reached": reached, "text": text, "certificates": [c.to_json() for c in certificates or ()]}
+
+
+def _sharp_certificates(sharp: Sharp) -> list | None:
+    """The sharp constant's certificates, run now (None when one cannot run: it certifies nothing)."""
+    try:
+        return [make() for make in sharp.certificates]
+    except Exception:  # noqa: BLE001 - a certificate that cannot run certifies nothing
+        return None
 
 
 def sharp_certified(sharp: Sharp) -> bool:
     """Whether the sharp constant is labelled certified (claim.sharp_certified): its certificates are run now."""
-    try:
-        results = [make() for make in sharp.certificates]
-    except Exception:  # noqa: BLE001 - a certificate that cannot run certifies nothing
-        results = None
-    return kinds.sharp_certified(sharp.certified, results)
+    return kinds.sharp_certified(sharp.certified, _sharp_certificates(sharp))
 
 
 def best_ratio(claim: StatementClaim, tracker: Tracker, label: str) -> tuple[Probe | None, float | None, str]:

@@ -158,6 +158,7 @@ class ClaimResult:
     one_sided: str = ""  # a consistent experiment that could not have refuted its statement: why (counted apart)
     reconstructed: str = ""  # the statement checked is the checker's reconstruction: what was inferred, from what
     qualitative: str = ""  # only the surviving qualitative content of a partly lost statement is checked: which
+    by_construction: str = ""  # checks that hold by the checker's own construction (no evidence): why each holds
     # CPU seconds from the check's start to its first confirmed violation: for benchmarks, not in the report (two
     # identical audits' reports must not differ by it)
     first_violation_seconds: float | None = None
@@ -177,7 +178,18 @@ class ClaimResult:
         else:
             label = self.verdict.value
         label += f" (qualitative: {self.qualitative})" if self.qualitative else ""
-        return label + (f" (reconstructed: {self.reconstructed})" if self.reconstructed else "")
+        label += f" (reconstructed: {self.reconstructed})" if self.reconstructed else ""
+        return label + (f" (checks by construction, no evidence: {self.by_construction})" if self.by_construction else "")
+
+    @property
+    def marks(self) -> list[str]:
+        """The marks that qualify the verdict, in the order the label shows them (each is counted apart): modulo,
+        one-sided, qualitative, reconstructed, by construction."""
+        shown = {"modulo": self.verdict == Verdict.PROVED and bool(self.modulo),
+                 "one-sided": self.verdict == Verdict.CONSISTENT and bool(self.one_sided),
+                 "qualitative": bool(self.qualitative), "reconstructed": bool(self.reconstructed),
+                 "by construction": bool(self.by_construction)}
+        return [name for name, on in shown.items() if on]
 
     @property
     def undecided(self) -> bool:
@@ -188,6 +200,8 @@ class ClaimResult:
         d = asdict(self)
         d.pop("first_violation_seconds")
         d["undecided"] = self.undecided
+        d["verdict_label"] = self.verdict_label
+        d["marks"] = self.marks
         d["verdict"] = self.verdict.value
         d["part_status"] = {k: PartStatus(v).value for k, v in self.part_status.items()}
         return d

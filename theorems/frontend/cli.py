@@ -31,6 +31,7 @@ from theorems.engine.claim import DefinitionClaim, ExperimentClaim, StatementCla
 from theorems.engine.errors import (ClaimError, ExecutorUnavailable, InputFileError, OptionError, UnknownClaim,
                                     WitnessError)
 from theorems.engine.family_check import check_families
+from theorems.engine.mutate import Mutation, mutant_claim
 from theorems.engine.limits import DEFAULT_CLAIM_SECONDS, Interrupted, interrupts_raise
 from theorems.engine.prerequisite import prerequisites_of
 from theorems.engine.registry import (all_claims, get, import_time_limit, papers, proofs_for, registered_plugins,
@@ -43,6 +44,7 @@ from theorems.engine.reach import replay_row
 from theorems.engine.witness import (read_witness, replay as replay_witness, replay_experiment,
                                      replay_closed, replay_parametric, replay_tightness, witness_files,
                                      write_witness)
+from theorems.frontend import mutation as mt
 from theorems.frontend import proof_pages as pf
 from theorems.frontend import proof_run as pr
 from theorems.frontend import schedule
@@ -202,6 +204,7 @@ def audit(
         if interrupted is None:
             schedule.record(results, profile)
         counted = _audit_coverage(claims, results, sources)
+        mt.annotate(results)  # the last `clcheck mutate`'s sensitivity beside each inequality
         write_reports(results, seed, report.root, {"profile": profile, **plan.__dict__}, planned=planned,
                       coverage=counted)
         report.commit()  # the report and its witnesses, from this run, in place at once
@@ -221,6 +224,7 @@ def _audit_coverage(claims: list, results: list, sources: Optional[Path]) -> Opt
     none was found, None if no audited paper names its files. Never an error: a file that cannot be read
     counts as not found."""
     verdicts = {r.id: r.verdict.value for r in results}
+    no_evidence = [r.id for r in results if r.by_construction and r.undecided]
     folder = cov.sources_dir(sources)
     known = [p for p in papers() if p.files and any(c.paper == p.prefix for c in claims)]
     counted = {}
@@ -233,7 +237,7 @@ def _audit_coverage(claims: list, results: list, sources: Optional[Path]) -> Opt
             counted[p.prefix] = cov.counts(cov.coverage_of(paths, [(c.id, c.source) for c in mine]),
                                            {**_coverage_verdicts(mine, None), **verdicts},
                                            [c.id for c in mine if c.reconstructed],
-                                           [c.id for c in mine if c.qualitative])
+                                           [c.id for c in mine if c.qualitative], no_evidence)
         except ClcheckError:
             continue
     return counted if known else None
@@ -278,6 +282,80 @@ def _print_table(results: list, seed: int) -> None:
     console.print(f"verdicts: {verdict_counts(results)}")
 
 
+def _seed_range(text: str) -> tuple[int, ...]:
+    """``0-4`` or ``0,2,5``: the audit seeds, each within the one seed rule's range."""
+    try:
+        if "-" in text:
+            lo, hi = (int(x) for x in text.split("-", 1))
+            seeds = tuple(range(lo, hi + 1))
+        else:
+            seeds = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise OptionError(f"--seeds {text!r}: give a range such as 0-4 or a list such as 0,2,5") from None
+    if not seeds or any(not 0 <= s <= MAX_SEED for s in seeds) or len(set(seeds)) != len(seeds):
+        raise OptionError(f"--seeds {text!r}: give distinct seeds between 0 and {MAX_SEED}")
+    return seeds
+
+
+@app.command()
+@_command
+def mutate(
+    claim: Optional[List[str]] = typer.Option(None, "--claim", help="claim id (repeatable)"),
+    paper: Optional[List[str]] = typer.Option(None, "--paper", help="id prefix, e.g. hyper (repeatable)"),
+    seeds: str = typer.Option("0-4", "--seeds", help="audit seeds each mutant is searched at: 0-4 or 0,2,5"),
+    profile: str = typer.Option("audit", "--profile", help="search depth: quick, audit or deep"),
+    out: Path = typer.Option(Path("mutate-report"), "--out", help="directory for mutate.json, report.md, witnesses/"),
+    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, help="parallel processes (default: all cores)"),
+    claim_timeout: Optional[float] = typer.Option(None, "--claim-timeout", min=1, max=MAX_TIMEOUT,
+                                                  help=f"seconds per mutant and seed (default {DEFAULT_CLAIM_SECONDS:g})"),
+    max_survivor: Optional[float] = typer.Option(None, "--max-survivor", min=0, max=100,
+                                                 help="exit 1 when a constant, exponent or side strengthened by this "
+                                                      "many percent or more survives (a CI gate on search power)"),
+) -> None:
+    """Mutation analysis: audit each strengthening of the selected claims' inequalities (constants and exponents
+    moved 1-20 %, terms dropped, sides scaled by 1 %, strict) and report each part's sensitivity -- the smallest
+    strengthening the search refutes, with its witness, and the mutants it never refutes."""
+    seed_list = _seed_range(seeds)
+    _seconds("--claim-timeout", claim_timeout)
+    if not (claim or paper):
+        raise OptionError("name what to mutate: --paper P or --claim ID (a whole installation is hours of audits)")
+    claims = _select(paper, claim)
+    plan = _budget(profile, None, None, None)
+    report = ReportFolder(out, replace=True)
+    planned = mt.plan(claims, seed_list[0])
+    console.print(f"{len(planned.mutants)} mutants of {len(claims) - len(planned.not_mutated)} claims; seeds "
+                  f"{', '.join(map(str, seed_list))}; profile {profile}", highlight=False)
+    with report, interrupts_raise(), _progress() as progress:
+        task = progress.add_task("mutating", total=len(planned.mutants))
+
+        def tick(done: int) -> None:
+            progress.advance(task, done)
+
+        outcomes = mt.run(planned.mutants, seed_list, plan, jobs or default_jobs(),
+                          DEFAULT_CLAIM_SECONDS if claim_timeout is None else claim_timeout, tick)
+        table = mt.summarize(outcomes)
+        data = mt.mutate_json(outcomes, table, planned, seed_list, profile)
+        mt.write_outputs(report, data)
+        report.commit()
+    mt.store(table, seed_list, profile)
+    shown = Table(title="sensitivity: the smallest strengthening the search refutes")
+    for col in ("claim", "part", "sensitivity"):
+        shown.add_column(col, overflow="fold")
+    for row in mt.terminal_rows(table):
+        shown.add_row(*(clean(x) for x in row))
+    console.print(shown)
+    for claim_id, why in planned.not_mutated.items():
+        console.print(f"not mutated: {claim_id}: {why}", highlight=False)
+    console.print(f"reports: {out / 'mutate.json'} and {out / 'report.md'}")
+    if max_survivor is not None:
+        missed = mt.survivors_at_least(outcomes, max_survivor / 100)
+        for o in missed:
+            console.print(f"[bold red]survived[/bold red] {o['claim']}: {shown(o['mutation']['description'])} "
+                          f"(part {shown(o['part'])})", highlight=False)
+        if missed:
+            raise typer.Exit(1)
+
+
 @app.command()
 @_command
 def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `clcheck audit`")) -> None:
@@ -291,7 +369,7 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
         raise WitnessError(f"the witness names the plugin module {plugin!r}, which is not a registered plugin "
                            "(a clcheck.claims entry point or a CLCHECK_PLUGINS module): nothing was imported")
     try:
-        claim = get(data["claim"])
+        claim = _mutant_of(data) if "mutation" in data else get(data["claim"])
     except KeyError:
         hint = (f"its plugin {plugin!r} does not register it" if plugin else
                 "the witness does not name its plugin: load it with CLCHECK_PLUGINS=<module>")
@@ -326,6 +404,23 @@ def replay(witness: Path = typer.Argument(..., help="a witness JSON written by `
     else:
         console.print(f"[yellow]the witness no longer refutes {claim.id}[/yellow]")
         raise typer.Exit(1)
+
+
+def _mutant_of(data: dict) -> Any:
+    """The mutant a `clcheck mutate` witness refutes, rebuilt from its recorded mutation and the claim as it is now
+    (a part that no longer exists, or a mutation that is not one, is a named error)."""
+    try:
+        mutation = Mutation.from_json(data["mutation"])
+    except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
+        raise WitnessError(f"the witness's field mutation is malformed ({type(exc).__name__}: {exc})") from None
+    shipped = get(mutation.claim_id)
+    if not isinstance(shipped, StatementClaim) or not any(str(p) == mutation.part for p in shipped.statement):
+        raise WitnessError(f"the witness mutates the part {mutation.part!r} of {mutation.claim_id}, which it does not "
+                           "have (was the claim edited since `clcheck mutate`?)")
+    try:
+        return mutant_claim(shipped, mutation)
+    except (IndexError, TypeError, ValueError) as exc:
+        raise WitnessError(f"the witness's mutation does not apply to {mutation.claim_id} as it is now: {exc}") from None
 
 
 def _replay_tightness(data: dict, claim: Any) -> None:
@@ -530,24 +625,26 @@ def coverage(
         if not paths:
             raise InputFileError(f"the source files of {', '.join(paper or ['the papers'])} are not in {str(folder)!r}: "
                                  "name them as SOURCE, or use --sources or CLCHECK_SOURCES")
-    verdicts = _coverage_verdicts(claims, report)
+    verdicts, marks = _coverage_verdicts(claims, report), _coverage_marks(claims, report)
     rows = cov.coverage_of(paths, [(c.id, c.source) for c in claims])
     table = Table(title="numbered statements and the claims covering them")
     for col in ("file", "line", "statement", "title", "claims"):
         table.add_column(col, overflow="fold")
     rebuilt, partial = {c.id for c in claims if c.reconstructed}, {c.id for c in claims if c.qualitative}
+    no_evidence = {c for c, m in marks.items() if "by construction" in m and verdicts.get(c) in ("untested", "inconclusive")}
     for r in rows:
-        cited = ", ".join((f"{c} ({verdicts[c]})" if c in verdicts else c) + (" [qualitative]" if c in partial else "")
-                          + (" [reconstructed]" if c in rebuilt else "") for c in r.claims)
+        cited = ", ".join((f"{c} ({verdicts[c]})" if c in verdicts else c) + "".join(f" [{m}]" for m in marks.get(c, ()))
+                          for c in r.claims)
         table.add_row(r.file, str(r.statement.line), r.statement.key, shown(r.statement.title[:40]),
                       shown(cited) if cited else "[red]uncovered[/red]")
     console.print(table)
     for name in paths:
         mine = [r for r in rows if r.file == name]
-        n = cov.counts(mine, verdicts, rebuilt, partial)
+        n = cov.counts(mine, verdicts, rebuilt, partial, no_evidence)
         uncovered = ": " + ", ".join(r.statement.key for r in mine if not r.covered) if n["missing"] else ""
         console.print(f"{name}: {n['numbered']} numbered, {n['covered']} covered, {n['qualitative']} checked "
                       f"(qualitative), {n['reconstructed']} checked only as the checker's reconstruction, "
+                      f"{n['by_construction']} checked only by construction (no evidence), "
                       f"{n['not_encodable']} not encodable, {n['definitions']} definitions, {n['missing']} "
                       f"missing{uncovered}", highlight=False)
         if not any(name in cov.source_files(c.source) for c in claims):
@@ -567,6 +664,19 @@ def _coverage_verdicts(claims: list, report: Optional[Path]) -> dict[str, str]:
     except (KeyError, TypeError) as exc:
         raise InputFileError(f"--report {str(report)!r} is not a clcheck report.json ({type(exc).__name__}: {exc})") from None
     return verdicts
+
+
+def _coverage_marks(claims: list, report: Optional[Path]) -> dict[str, list[str]]:
+    """Claim id -> the marks its verdict carries: qualitative and reconstructed as the claims declare them, and
+    every mark of ``report`` (modulo, one-sided, by construction, ...), in the order the label shows them."""
+    marks = {c.id: [m for m, on in (("qualitative", c.qualitative), ("reconstructed", c.reconstructed)) if on]
+             for c in claims}
+    if report is not None:
+        data = read_json_file(report, MAX_REPORT_BYTES, "--report file")
+        for c in data.get("claims", ()) if isinstance(data, dict) else ():
+            if isinstance(c, dict) and isinstance(c.get("marks"), list):
+                marks[str(c.get("id"))] = [str(m) for m in c["marks"]]
+    return marks
 
 
 @app.command("check-family")

@@ -11,6 +11,7 @@ from numerics.coq import write_scripts  # coq/<name>.v and coq/check.sh: re-chec
 from numerics.files import write_text_atomic
 from theorems.engine.rules.compare import ATOL, CONFIRM_DPS, RTOL
 from theorems.engine.rules.gate import gate
+from theorems.engine.rules.mutate import sensitivity_text
 from theorems.engine.verdict import ClaimResult
 
 REPORT_VERSION = 2
@@ -55,17 +56,21 @@ def verdict_text(r: ClaimResult) -> str:
 
 
 def verdict_counts(results: list[ClaimResult]) -> str:
-    """How many claims got each verdict; a proof that rests on unproved named results, a consistent experiment
-    that could not have refuted its statement (one-sided), a check of only the qualitative content that survives
-    of a statement (qualitative) and a verdict on the checker's reconstruction of a statement (reconstructed) are
-    counted apart."""
+    """How many claims got each verdict, each mark counted apart (ClaimResult.marks): a proof that rests on
+    unproved named results (modulo), a consistent experiment that could not have refuted its statement
+    (one-sided), a check of only the qualitative content that survives of a statement (qualitative), a verdict on
+    the checker's reconstruction of a statement (reconstructed), and a claim some of whose checks hold by the
+    checker's own construction (checks by construction: no evidence either way)."""
     counts: dict[str, int] = {}
     for r in results:
-        key = ("proved (modulo named results)" if r.verdict.value == "proved" and r.modulo else
-               "consistent (one-sided)" if r.verdict.value == "consistent" and r.one_sided else r.verdict.value)
-        key += (" (qualitative)" if r.qualitative else "") + (" (reconstructed)" if r.reconstructed else "")
+        key = r.verdict.value + "".join(f" ({MARK_COUNTED[m]})" for m in r.marks)
         counts[key] = counts.get(key, 0) + 1
     return ", ".join(f"{key} {n}" for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+#: how each mark of ClaimResult.marks reads in the verdict counts
+MARK_COUNTED = {"modulo": "modulo named results", "one-sided": "one-sided", "qualitative": "qualitative",
+                "reconstructed": "reconstructed", "by construction": "checks by construction"}
 
 
 def cell(text: str) -> str:
@@ -152,7 +157,10 @@ def _details(r: ClaimResult) -> list[str]:
             continue
         out.append(f"- tightness of `{t['part']}`: best {t['measure']} {fmt(t['best_ratio'], 6)} ({t['precision']}; found by "
                    f"{t['found_by']}; witness `witnesses/{r.id}.tight{i}.json`, `clcheck replay` re-evaluates it)"
-                   + (f"; {t['sharp_constant']['text']}" if t.get("sharp_constant") else ""))
+                   + "".join(f"; {s['text']}" for s in t.get("sharp_constants", ()))
+                   + (f"; left out: {t['degenerate']['subjects']} equality subject(s) whose sides are equal whatever "
+                      f"the part's constants (e.g. {t['degenerate']['example']})" if t.get("degenerate") else ""))
+    out += sensitivity_lines(r)
     out += asymptotic_lines(r.asymptotic) + reach_lines(r.reach)
     if r.certificate:
         for c in r.certificate:
@@ -185,6 +193,16 @@ def _details(r: ClaimResult) -> list[str]:
         out += ["", section]
     out.append("")
     return out
+
+
+def sensitivity_lines(r: ClaimResult) -> list[str]:
+    """Beside a consistent claim, each inequality part's sensitivity from the last `clcheck mutate` (the tightness
+    row's ``sensitivity``, or "not measured"): how much stronger a statement this search refutes."""
+    if r.verdict.value != "consistent":
+        return []
+    return [f"- sensitivity of `{t['part']}`: {sensitivity_text(t.get('sensitivity'))}"
+            + (f" (mutate, seeds {', '.join(map(str, t['sensitivity']['seeds']))}, profile "
+               f"{t['sensitivity']['profile']})" if t.get("sensitivity") else "") for t in r.tightness]
 
 
 def asymptotic_lines(measured: list[dict[str, Any]]) -> list[str]:
@@ -281,8 +299,10 @@ def write_reports(results: list[ClaimResult], seed: int, out_dir: Path, budget: 
 
 
 def coq_certificates(r: ClaimResult) -> list[dict[str, Any]]:
-    """The certificates of a claim and of the steps of its printed proof chains (write_scripts keeps the Coq ones)."""
-    return list(r.certificate or ()) + [c for chain in r.proof_chains for c in chain.get("coq", ())]
+    """The certificates of a claim, of the steps of its printed proof chains and of its sharp constants
+    (write_scripts keeps the Coq ones)."""
+    return (list(r.certificate or ()) + [c for chain in r.proof_chains for c in chain.get("coq", ())]
+            + [c for row in r.tightness for s in row.get("sharp_constants", ()) for c in s.get("certificates", ())])
 
 
 def coverage_markdown(coverage: dict[str, dict[str, int]]) -> list[str]:
@@ -291,10 +311,10 @@ def coverage_markdown(coverage: dict[str, dict[str, int]]) -> list[str]:
         return ["## Coverage", "", "coverage: source files not found"]
     lines = ["## Coverage", "", "Numbered statements of each paper's source files and how many the claims cover "
              "(`clcheck coverage --paper <prefix>` lists them).", "",
-             "| paper | numbered | covered | checked (qualitative) | reconstructed only | not encodable | definitions "
-             "| missing |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| paper | numbered | covered | checked (qualitative) | reconstructed only | by construction only "
+             "| not encodable | definitions | missing |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for prefix, n in coverage.items():
         lines.append(f"| {cell(prefix)} | {n['numbered']} | {n['covered']} | {n.get('qualitative', 0)} | "
-                     f"{n.get('reconstructed', 0)} | {n['not_encodable']} | {n.get('definitions', 0)} | "
-                     f"{n['missing']} |")
+                     f"{n.get('reconstructed', 0)} | {n.get('by_construction', 0)} | {n['not_encodable']} | "
+                     f"{n.get('definitions', 0)} | {n['missing']} |")
     return lines

@@ -16,12 +16,13 @@ breaks each rule by hand to see a row fail. The rooms:
 * :mod:`~theorems.engine.rules.experiment` -- an experiment claim's verdict (seeds, maps, growth);
 * :mod:`~theorems.engine.rules.proof` -- the status of a printed proof's step;
 * :mod:`~theorems.engine.rules.gate` -- readings, the headline, what is expected, pass or fail;
-* :mod:`~theorems.engine.rules.kinds` -- verdicts fixed by the claim's kind, and errors.
+* :mod:`~theorems.engine.rules.kinds` -- verdicts fixed by the claim's kind, and errors;
+* :mod:`~theorems.engine.rules.mutate` -- what a mutant's audits say of it, and a part's sensitivity.
 """
 
-from theorems.engine.rules import (asymptotic, compare, experiment, gate, informative, kinds, proof,  # noqa: F401
-                                   reach, statement)
+from theorems.engine.rules import (asymptotic, compare, experiment, gate, informative, kinds, mutate,  # noqa: F401
+                                   proof, reach, statement)
 from theorems.engine.rules.table import RULES, ROOMS, Judgement, Rule
 
 __all__ = ["RULES", "ROOMS", "Judgement", "Rule", "asymptotic", "compare", "experiment", "gate", "informative", "kinds",
-           "proof", "reach", "statement"]
+           "mutate", "proof", "reach", "statement"]

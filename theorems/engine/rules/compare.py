@@ -23,7 +23,9 @@ for every t > 0 the evaluation resolves.
   (to 1e-6 relative) when the precision is doubled (up to 1920 digits:
   :func:`confirmation`). Only confirmed violations refute.
 * A strict part ``lhs < rhs`` must hold by more than the tolerance: its margin
-  is shifted by 2 tol, so ``lhs`` within tol of ``rhs`` counts as a violation.
+  is shifted by 2 tol, so ``lhs`` within tol of ``rhs`` is a candidate; it is confirmed as a violation only as a
+  tie -- the unshifted margin vanishing as the precision doubles (:func:`strict_tie`) -- and a gap that stays
+  (1e-76, or one a float64-computed quantity fixes) is no counterexample.
 * A side known only as an enclosure (a Monte Carlo bracket) gives one margin per corner; the
   violation is certain only when every corner violates (:func:`certain_margin`).
 * Smaller deviations are reported (``min_slack`` may be slightly negative) but
@@ -140,6 +142,17 @@ def strict_margin(margin: float, tol: float) -> float:
     return margin + 2 * tol
 
 
+@rule("compare.strict_tie")
+def strict_tie(coarse_raw: Any, finer_raw: Any, tol: Any, dps: int) -> bool:
+    """A strict part ``a < b`` violated only through the shift (its margin a - b within tol of 0) is a violation
+    only when a = b: the margin vanishes as the precision doubles -- below a thousandth of its value at half the
+    digits, or below the working precision's floor (scale 10^(-dps/2); the scale is tol / RTOL_HP). A margin that
+    stays (a gap of 1e-76, or a difference a quantity computed in float64 fixes) is no tie, and no counterexample."""
+    coarse, finer = abs(mpmath.mpf(coarse_raw)), abs(mpmath.mpf(finer_raw))
+    floor = mpmath.mpf(tol) / RTOL_HP * mpmath.mpf(10) ** (-(dps // 2))
+    return bool(finer == 0 or finer <= max(coarse * mpmath.mpf("1e-3"), floor))
+
+
 @rule("compare.bracket")
 def certain_margin(corner_margins: Iterable[float]) -> float:
     """Over the corners of the enclosures a part's sides depend on, the certain margin is the smallest: a
@@ -183,6 +196,10 @@ def confirmation(coarse: list[Any], finer: list[Any], last: bool, dps: int = MAX
     (double again), or at the last precision "unstable" -- not a counterexample."""
     if not any(is_violation(b.certain_margin, b.tol) for b in finer):
         return HOLDS
+    if any(is_violation(b.certain_margin, b.tol) and _shifted_only(b) and not strict_tie(a.raw_margin, b.raw_margin,
+                                                                                       b.tol, dps)
+           for a, b in zip(coarse, finer)):
+        return UNSTABLE  # a strict part within tol of its boundary whose margin does not vanish: no tie
     stable = all(same_margin(a.margin, b.margin, a.tol) for a, b in zip(coarse, finer)
                  if is_violation(a.certain_margin, a.tol))
     infinite = any(math.isinf(b.margin) for b in finer if is_violation(b.certain_margin, b.tol))
@@ -191,6 +208,12 @@ def confirmation(coarse: list[Any], finer: list[Any], last: bool, dps: int = MAX
     if last:
         return CONFIRMED if stable and infinite else UNSTABLE
     return FINER
+
+
+def _shifted_only(v: Any) -> bool:
+    """A strict part's value violated only through the shift of compare.strict (its raw margin within tol)."""
+    raw = getattr(v, "raw_margin", None)
+    return raw is not None and not (mpmath.isnan(raw) or raw > v.tol)
 
 
 _EXACT = (int, Fraction)

@@ -198,7 +198,8 @@ def observation_rows(observations: Sequence[Observation]) -> list[dict[str, Any]
         rows.append({"config": obs.config, "part": obs.part, "verdict": verdict, "why": why, "note": obs.note,
                      "in_regime": all(regime_holds(r) for r in obs.regime),
                      "informative": not (why.startswith("uninformative")), "seeds": list(obs.seeds),
-                     "holds": _decided(obs), "at_init": _plain_at_init(obs), "weak": obs.weak, **obs.values})
+                     "holds": _decided(obs), "at_init": _plain_at_init(obs), "weak": obs.weak,
+                     "by_construction": obs.by_construction, **obs.values})
     return rows
 
 
@@ -345,6 +346,31 @@ def asymptotic_unbounded(measured: Sequence[dict[str, Any]], judgement: Judgemen
     m = refuting[0]
     return Judgement(R, f"`{m['part']}` along {m['family']}: {m['why']} -- whatever a run shows. The runs: "
                         f"{judgement.reason}", judgement.rows, rule="experiment.asymptotic_unbounded")
+
+
+@rule("experiment.hypotheses_unsatisfiable")
+def hypotheses_unsatisfiable(proofs: Sequence[Any]) -> Judgement | None:
+    """Certificates that hold and say the sentence's hypotheses can never hold together make an experiment claim
+    vacuous (an implication with an impossible premise), with the proofs; no run is needed or counted. A failed
+    certificate says nothing (None: the runs decide)."""
+    held = [c for c in proofs if c.ok]
+    if not held:
+        return None
+    return Judgement(Verdict.VACUOUS, "the hypotheses cannot hold together: " + "; ".join(
+        f"{c.statement} [{c.method}, {c.domain}]" for c in held), rule="experiment.hypotheses_unsatisfiable")
+
+
+@rule("experiment.one_sided_failure")
+def one_sided_failure(judgement: Judgement, one_sided: str) -> Judgement:
+    """A one-sided experiment (it can support but never refute its statement: ``one_sided`` says why -- an object
+    the sentence leaves to the claim, fixed here at the checker's choice) whose runs fail is inconclusive, never
+    refuted: the failure refutes only the checker's choice. A refutation that follows from the statement itself (a
+    reachability row, an unbounded asymptotic family) is decided before this rule and stands."""
+    if judgement.verdict != R or not one_sided:
+        return judgement
+    return Judgement(I, f"fails at the checker's choice, which the statement does not fix ({one_sided}): a failure "
+                        f"there refutes only that choice. {judgement.reason}", judgement.rows,
+                     qualifiers=judgement.qualifiers, rule="experiment.one_sided_failure")
 
 
 @rule("experiment.one_sided")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from theorems.engine.rules.table import Judgement, rule
 from theorems.engine.verdict import Verdict
 
@@ -49,6 +51,17 @@ def qualitative_mark(verdict: Verdict, qualitative: str) -> str:
     if not qualitative.strip() or verdict in (Verdict.NOT_ENCODABLE, Verdict.DEFINITION, Verdict.ERROR):
         return ""
     return " ".join(qualitative.split())
+
+
+@rule("claim.by_construction")
+def by_construction_mark(verdict: Verdict, checks: Iterable[str]) -> str:
+    """A claim some of whose checks hold by the checker's own construction (``checks``: why each holds, as the
+    observations state it) carries the mark on every verdict that says something of it -- those checks are no
+    evidence either way -- and is counted apart; each reason is named once."""
+    reasons = list(dict.fromkeys(" ".join(c.split()) for c in checks if c and c.strip()))
+    if not reasons or verdict in (Verdict.NOT_ENCODABLE, Verdict.DEFINITION, Verdict.ERROR):
+        return ""
+    return "; ".join(reasons)
 
 
 @rule("claim.sharp_certified")

@@ -20,7 +20,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 #: the rooms of the authority, in the order the README presents them
 ROOMS = ("compare", "informative", "statement", "asymptotic", "reach", "experiment", "proof", "reading", "gate",
-         "claim")
+         "claim", "mutate")
 
 
 @dataclass(frozen=True)

@@ -296,14 +296,23 @@ PLUGIN.claim(Claim(
     subjects=(augmented_family(classes=(2, 4)), augmented_family(norm="coord", inputs="clustered", classes=(2, 4)),
               augmented_family(encoder="table", classes=(2, 4)), LEARNED_BT),
     certificates=(full_proofs.theorem4_coq,),
-    # one row per part (the report shows one): the encoders' best constant 3/4 is an estimate, so the row is not
-    # certified; the chain's constant 1 is certified and named in the text (issue 39: labels that are true)
+    # two sharp constants of the one part, each over its own domain (the report lists every row of a part): c = 1
+    # over every matrix C (the proof's chain; attained by C = (I + M)/2, not an encoder's) and c = 3/4 over
+    # encoders (C - M is then PSD; attained by a constant encoder) -- issue 39, item 5
     sharp=(Sharp("mu_k^T mu_l <= sqrt(2/(p_k p_l) (L_2 + tau - (d - K)/2))", "c = 2",
-                 "c = 3/4 over encoders (C is then E_x m(x) m(x)^T >= sum p mu mu^T; a constant encoder attains it): an "
-                 "estimate, not certified. Certified instead: c = 1, the sharp constant of the proof's chain over every "
-                 "matrix C with tau >= ||C - sum p mu mu^T||^2 (Coq theorem4_sharp)", certified=False,
+                 "c = 1 over every matrix C with tau >= ||C - sum p mu mu^T||^2: the sharp constant of the proof's "
+                 "chain (Coq theorem4_sharp; attained by C = (I + M)/2, whose C - M is not PSD)", certified=True,
+                 sides=(aq.th4_dot, sqrt(1 / (aq.th4_pk * aq.th4_pl)
+                                         * (aq.L2_cc + aq.tau_bt - (aq.d_dim - aq.K_cls) / 2))),
+                 certificates=(full_proofs.theorem4_sharp_coq,)),
+           Sharp("mu_k^T mu_l <= sqrt(2/(p_k p_l) (L_2 + tau - (d - K)/2))", "c = 2",
+                 "c = 3/4 over encoders (C = E_x m(x) m(x)^T, so C - sum p mu mu^T is PSD: Coq), modulo the Frobenius "
+                 "distance to the PSD cone (Higham 1988), the common nonzero spectrum of U U^T and U^T U and the "
+                 "Rayleigh-Ritz bounds; attained exactly by the constant encoder sqrt(3/2), d = 1, K = 2",
+                 certified=True,
                  sides=(aq.th4_dot, sqrt(Float(0.75, 40) / (aq.th4_pk * aq.th4_pl)
-                                         * (aq.L2_cc + aq.tau_bt - (aq.d_dim - aq.K_cls) / 2)))),),
+                                         * (aq.L2_cc + aq.tau_bt - (aq.d_dim - aq.K_cls) / 2))),
+                 certificates=(sharp_constants.theorem4_encoder_sharp,))),
     artifacts=(sharp_constants.write_artifact,),
     encoding="tau = ||C - sum_k p_k mu_k mu_k^T||^2, the smallest tau the hypothesis allows (a larger tau "
              "only weakens the bound); tested at the pair k != l with the largest mu_k^T mu_l - bound. The "

@@ -19,6 +19,11 @@ weighted sums):
 * the first step of Theorem 2's proof: main-part samples inside S_eps embed within L delta + 2 eps of each other
   (``main_close``, with the triangle inequality of R^d proved: ``vec_triangle``).
 
+A second script, ``coq/huang_theorem4_encoders.v``, proves that C - sum_k p_k mu_k mu_k^T is positive
+semi-definite for every encoder on every finite data distribution (the law of total covariance,
+``total_covariance``, ``crosscorr_minus_centres_psd``): the step that separates encoders from arbitrary matrices C
+in Theorem 4's sharp constant (sharp_constants.py, this package).
+
 Cauchy-Schwarz and the triangle inequality are proved in the script (a non-negative quadratic in t has a
 non-positive discriminant), so no certificate here has a ``modulo``. Every certificate names the whole
 script's theorems in ``check_theorems``: one coqc run (and one cache entry) serves all of them.
@@ -94,6 +99,43 @@ def theorem4_coq() -> Certificate:
                  f"every d, K >= 2, p_1..p_K > 0, mu_k in R^d, k != l, every real d x d matrix C (so C = E_x E_{{x1,"
                  f"x2}} f(x1) f(x2)^T of every encoder, whatever its Lipschitz constant and (sigma, delta)) and "
                  f"every tau >= ||C - M||^2; L_2 = ||C - I_d||^2 as in the claim; {MODEL}")
+
+
+def theorem4_sharp_coq() -> Certificate:
+    """Theorem 4 with the constant 1 (the sharp constant of the proof's chain) for every matrix C and admissible tau."""
+    return check(("theorem4_sharp",),
+                 "mu_k^T mu_l <= sqrt(1/(p_k p_l) (||C - I_d||^2 + tau - (d - K)/2)) for every k != l, every d x d "
+                 "matrix C and every tau >= ||C - sum_k p_k mu_k mu_k^T||^2: the chain of Theorem 4's proof (Frobenius "
+                 "triangle inequality, proved from Cauchy-Schwarz; (sqrt tau + sqrt L_2)^2 <= 2 (tau + L_2); (1) with "
+                 "the sharp factor 2)",
+                 f"every d, K >= 2, p_1..p_K > 0, mu_k in R^d, k != l, every real d x d matrix C (encoders' "
+                 f"cross-correlations included) and every tau >= ||C - M||^2; {MODEL}")
+
+
+ENCODERS_SCRIPT = "huang_theorem4_encoders"
+ENCODERS_THEOREMS = ("total_covariance", "crosscorr_minus_centres_psd")
+
+
+def encoders_script() -> str:
+    """The text of ``coq/huang_theorem4_encoders.v`` (package data)."""
+    return coq.packaged_script(PACKAGE, ENCODERS_SCRIPT)
+
+
+def crosscorr_psd_coq(text: str | None = None, name: str = ENCODERS_SCRIPT) -> Certificate:
+    """C - sum_k p_k mu_k mu_k^T >= 0 (PSD) for every encoder on every finite data distribution whose classes
+    partition the samples: v^T (C - M) v = sum_k sum_{x in C_k} w_x ((m(x) - mu_k)^T v)^2 (``text``: a restated
+    copy, for tests of false statements)."""
+    text = encoders_script() if text is None else text
+    return coq.check_script(
+        name, text, ENCODERS_THEOREMS,
+        "v^T (C - sum_k p_k mu_k mu_k^T) v = sum_k sum_{x in C_k} w_x ((m(x) - mu_k)^T v)^2 >= 0 for every v in R^d "
+        "(the law of total covariance), C_ab = sum_x w_x sum_{i,j} q_xi q_xj F_xia F_xjb = E_x E_{x1,x2 in A(x)} "
+        "f_a(x1) f_b(x2) (x1, x2 independent given x), m(x) = E_{x' in A(x)} f(x'), p_k = sum_{x in C_k} w_x, "
+        "mu_k = sum_{x in C_k} w_x m(x) / p_k: C - M is positive semi-definite",
+        f"every n, |A(x)| (any slot probabilities q), d, K, every encoder, masses w_x >= 0 with every class mass p_k "
+        f"> 0, labels lab x < K (each sample in exactly one class: the classes partition the samples, as in the "
+        f"checker's settings and the slides' latent classes C_1..C_K); every v in R^d; {MODEL}",
+        complete=True, coq_statements=coq.theorem_statements(text, ENCODERS_THEOREMS))
 
 
 def lemma2_coq() -> Certificate:

@@ -15,6 +15,9 @@ import math
 
 import numpy as np
 
+import sympy
+
+from numerics.certificate import Certificate
 from theorems import ExperimentOutcome, Observation, RunContext
 
 REUSE = "reusing a sample in two different triples invalidates Assumption 1"
@@ -32,7 +35,20 @@ POSITIONS = ("the 3n samples of the n triples counted by position: 3n distinct u
 POSITIONS_RESTS_ON = ("the remark after Lemma 4: Assumption 1 'requires that all samples are separated and, in "
                       "particular, distinct ... it would be invalidated simply by reusing a sample in two different "
                       "triples'")
-READINGS = {"set": SET, "positions": POSITIONS}
+#: the words taken without the unprinted convention x != x' that SET and POSITIONS both use: "||x - x'||_2 >= delta
+#: for any x, x' in X_data" with x = x' allowed holds for no data set (0 >= delta > 0) -- Assumption 1 is then
+#: unsatisfiable, every statement granting it (Lemma 6, Theorem 1) vacuous, and the remark true of every training set,
+#: reuse or not. merad.assumption_1 decides it as a reading (untested: uninformative against a set without reuse);
+#: merad.theorem1 cannot take it: a vacuous verdict needs certificates that the hypotheses cannot hold together
+#: (``unsatisfiable``), which an ExperimentClaim and its readings do not have.
+ANY_PAIR_NAME = "any pair x, x', x = x' included"
+ANY_PAIR = ("'for any x, x' in X_data' with x = x' allowed (no 'x != x'' is printed): ||x - x|| = 0 >= delta > 0 fails, "
+            "so no data set satisfies Assumption 1")
+ANY_PAIR_RESTS_ON = "the words of Assumption 1 without the convention x != x' ('for any x, x' in X_data')"
+READINGS = {"set": SET, "positions": POSITIONS, "any pair": ANY_PAIR}
+#: a training set without reuse (3 triples of 9 distinct unit vectors): the baseline against which the remark is
+#: informative -- a reading under which Assumption 1 fails on it too cannot credit the failure to reuse
+NO_REUSE = ((0, 1, 2), (3, 4, 5), (6, 7, 8))
 
 
 def separation(positions: list[np.ndarray], over: str) -> float:
@@ -42,6 +58,8 @@ def separation(positions: list[np.ndarray], over: str) -> float:
         raise ValueError(f"Assumption 1 is read over {sorted(READINGS)}, not {over!r}")
     if over == "positions":
         return min_separation(list(positions))
+    if over == "any pair":  # x = x' is a pair: every point is at distance 0 from itself
+        return 0.0 if positions else math.inf
     unique: list[np.ndarray] = []
     for p in positions:
         if not any(np.array_equal(p, q) for q in unique):
@@ -74,6 +92,38 @@ def assumption1(ctx: RunContext, over: str = "set") -> ExperimentOutcome:
     return ExperimentOutcome(statistic="min separation of X_data", value=delta, effect_size=delta,
                              interval=(delta, delta), seeds=[], interval_note="exact, no seed", observations=[obs],
                              parameters={"over": over, "triples": str(TRIPLES)}, markdown="\n".join(md))
+
+
+def assumption1_any_pair(ctx: RunContext) -> ExperimentOutcome:
+    """The reading ANY_PAIR_NAME: Assumption 1 fails on the reusing set, and on the baseline NO_REUSE as well, so the
+    remark's prediction is met without any evidence that reuse is what invalidates it (at_init: the baseline)."""
+    positions = [SAMPLES[i] for t in TRIPLES for i in t]
+    base = [np.eye(9)[i] for t in NO_REUSE for i in t]
+    delta, delta0 = separation(positions, "any pair"), separation(base, "any pair")
+    obs = Observation({"fact": REUSE, "over": "any pair", "triples": str(TRIPLES)}, holds=(not delta > 0,),
+                      at_init=not delta0 > 0, baseline=f"a training set without reuse {NO_REUSE}",
+                      values={"min separation": delta, "min separation without reuse": delta0})
+    md = ["#### Assumption 1 read over any pair x, x' (x = x' included)", "",
+          f"Min separation {delta:.6g} on the reusing triples {TRIPLES} and {delta0:.6g} on {NO_REUSE} (no reuse): "
+          "Assumption 1 fails on both, so the remark's prediction holds whatever the data."]
+    return ExperimentOutcome(statistic="min separation of X_data", value=delta, effect_size=delta,
+                             interval=(delta, delta), seeds=[], interval_note="exact, no seed", observations=[obs],
+                             parameters={"over": "any pair", "triples": str(TRIPLES)}, markdown="\n".join(md))
+
+
+def any_pair_unsatisfiable() -> Certificate:
+    """The reading ANY_PAIR_NAME can never hold: ||x - x||_2^2 = sum_k (x_k - x_k)^2 = 0 for every x in R^d (symbolic
+    d), and 0 >= delta is false for every delta > 0 -- so no X_data satisfies Assumption 1 read over any pair, and
+    every statement that grants it (Theorem 1) is vacuous under that reading (sympy)."""
+    d, k = sympy.symbols("d k", integer=True, positive=True)
+    delta = sympy.Symbol("delta", positive=True)
+    x = sympy.IndexedBase("x", real=True)
+    zero = sympy.simplify(sympy.Sum((x[k] - x[k]) ** 2, (k, 1, d)).doit()) == 0
+    impossible = sympy.Ge(sympy.sqrt(0), delta) == sympy.false
+    return Certificate(method="sympy (symbolic d)",
+                       statement="||x - x'||_2 >= delta for any x, x' in X_data, x = x' included, holds for no X_data",
+                       domain="every d >= 1, every X_data, every delta > 0", ok=bool(zero and impossible),
+                       details={"||x - x||^2 = 0": zero, "0 >= delta false for delta > 0": impossible})
 
 
 def assumption1_positions(ctx: RunContext) -> ExperimentOutcome:

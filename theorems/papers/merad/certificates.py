@@ -604,6 +604,50 @@ def lemma3_from_steps() -> Certificate:
                        details={"hessian bound (every z)": steps.ok, "on B^3 (z3)": bool(ball_ok)})
 
 
+def lemma3_route_only() -> Certificate:
+    """lemma3_from_steps covering the Hessian bound on B^3 only (at every z of B^3): the certificate of a reading in
+    which z + z' may leave B^3, where the Taylor step along [z, z + z'] (inside the convex B^3) no longer applies."""
+    cert = lemma3_from_steps()
+    return replace(cert, parts=(LEMMA3_PARTS[1],), domain="every d >= 1, C >= 0, z in B^3 (the Hessian bound only)")
+
+
+LEMMA7_CONCLUSION = "l(z_i) <= 2 eps / eta for every i"
+
+
+def lemma7_slots_from_steps() -> Certificate:
+    """Lemma 7 read with the gradient in the 3n output slots, from its certified steps: that gradient is the vector of
+    the loss vectors, so ||loss_{i,3}|| <= ||grad|| <= eps; ||loss_{i,3}|| = v_2 ||z_{i,1}|| and l(z_i) = -log(1 - v_2)
+    (lemma7_loss_vectors_symbolic); ||z_{i,1}|| >= eta (Assumption 2) and eps < eta/2 give v_2 <= eps/eta < 1/2 (z3);
+    -log(1 - x) <= x/(1 - x) <= 2x on [0, 1/2] (neg_log1m_interval, ratio_le_twice_interval) gives l(z_i) <= 2 v_2 <=
+    2 eps/eta (z3)."""
+    steps = [lemma7_loss_vectors_symbolic(), neg_log1m_interval(), ratio_le_twice_interval()]
+    v2, n1, eta, eps, g, loss, ratio = z3.Reals("v2 n1 eta eps g loss ratio")
+    s = z3.SolverFor("QF_NRA")
+    # g^2 = sum_ij ||loss_ij||^2 >= (v2 n1)^2; loss = -log(1 - v2) <= ratio = v2/(1 - v2) <= 2 v2 on [0, 1/2]
+    s.add(v2 >= 0, v2 < 1, eta > 0, n1 >= eta, g >= 0, g * g >= (v2 * n1) * (v2 * n1), g <= eps, 2 * eps < eta,
+          z3.Implies(v2 <= z3.RealVal(1) / 2, z3.And(loss <= ratio, ratio <= 2 * v2)), z3.Not(loss <= 2 * eps / eta))
+    chain_ok = s.check() == z3.unsat
+    return Certificate(method="z3 + the certified steps of merad.lemma7.steps",
+                       statement="with the gradient in the 3n output slots, ||loss_{i,3}|| = v_2 ||z_{i,1}|| <= ||grad|| "
+                                 "<= eps, ||z_{i,1}|| >= eta > 2 eps, so v_2 <= eps/eta < 1/2 and l(z_i) = -log(1 - v_2) "
+                                 "<= v_2/(1 - v_2) <= 2 v_2 <= 2 eps/eta",
+                       domain="every training set (shared samples allowed), every d >= 1, Assumption 2, ||grad|| <= eps "
+                              "< eta/2 (gradient in the 3n output slots)",
+                       ok=bool(chain_ok and all(c.ok for c in steps)), parts=(LEMMA7_CONCLUSION,),
+                       details={"chain (z3)": bool(chain_ok), **{c.method + f" #{i}": c.ok for i, c in enumerate(steps)}})
+
+
+def lemma7_disjoint_from_steps() -> Certificate:
+    """Lemma 7 with every sample in one triplet: the gradient in the outputs of f has one row per sample, the sum of
+    the loss vectors of its uses -- one use each -- so it is the gradient in the 3n output slots (the same vector, rows
+    permuted) and lemma7_slots_from_steps applies."""
+    cert = lemma7_slots_from_steps()
+    return replace(cert, statement="every sample in one triplet: the gradient in the outputs of f is the vector of the "
+                                   "3n loss vectors (one use per sample), so " + cert.statement,
+                   domain="training sets with every sample in one triplet, every d >= 1, Assumption 2, ||grad|| <= eps "
+                          "< eta/2")
+
+
 def rearrangement_counts_coq() -> Certificate:
     """Each c- of C minus {c} lies in exactly C(N_C-2, k-1) of the k-subsets, every N_C and k (Coq)."""
     return covering(provers.rearrangement_coq(), *REARRANGE_COUNTS)

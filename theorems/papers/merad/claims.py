@@ -13,6 +13,7 @@ from sympy import Abs, Eq, Ge, Gt, Le, Limit, Max, Rational, binomial, exp, harm
 
 from numerics.backend import FLOAT
 from theorems.papers.merad import assumption1, at_init, lemma3_tightness
+from theorems.papers.merad import lemma3_norms as l3n
 from theorems.papers.merad import sharp_constants  # registers the merad.lemma3_sharp_* step certificates
 from theorems.papers.merad import experiments
 from theorems.papers.merad import observations
@@ -85,7 +86,10 @@ PLUGIN.claim(Claim(
     certificates=(proofs.lse_max_bounds_smt,
                   *proofs.COQ_CERTIFICATES["merad.lse.max_bounds"]),
     prefix=(forall("n", "integers n >= 1"), forall("x", "R^n")),
-    encoding="x in R^n, n = 1..10, entries from 1e-300 to 1e300 in magnitude.",
+    encoding="x in R^n, n = 1..10, entries from 1e-300 to 1e300 in magnitude. LSE(x) = log sum_i e^{x_i} with the "
+             "natural log of Section 3 (the proof of Lemma 1 writes zeta(t) = log(1 + e^t) as LSE(0, t)); one reading: "
+             "the 'log = log_2' of the proof of Proposition 1 is local to that proof (merad.prop1.part1's reading), and "
+             "with a base-b LSE = log_b sum_i b^{x_i} every LSE fact reads the same (x_i scaled by ln b).",
 ))
 
 PLUGIN.claim(Claim(
@@ -148,7 +152,9 @@ PLUGIN.claim(Claim(
     certificates=(finite_proofs.lemma1_coq,),
     prefix=(SETTING, ENCODER),
     encoding="'For any encoder f' in Section 3's setting (rho(c) > 0 for all c): every setting and encoder are "
-             "universal; one reading.",
+             "universal; one reading. The log base is not a reading here: with log_2 in (3)-(6) every loss and the "
+             "term log N_C scale by the same 1/ln 2, so both bases give the same inequality (unlike Proposition 1 (1), "
+             "whose printed tau+ is a base-2 value).",
 ))
 
 # -- Lemma 2 (8) = Lemma 3.2 ------------------------------------------------------------
@@ -335,9 +341,17 @@ def _in_ball(s: object) -> bool:
     return bool(np.all(np.linalg.norm(z, axis=1) <= C) and np.all(np.linalg.norm(z_next, axis=1) <= C))
 
 
+def _base_in_ball(s: object) -> bool:
+    return bool(np.all(np.linalg.norm(s.z, axis=1) <= s.C))  # type: ignore[attr-defined]
+
+
 # at z' = 0 both sides of (12) are l(z), whatever the constant: such a subject checks nothing
 STEP_NONZERO = Informative("z' != 0", lambda s: bool(np.any(s.z_next != s.z)))
 IN_BALL = Assumption("z, z + z' in B^3", "max_j ||z_j|| <= C and max_j ||z_j + z'_j|| <= C (Lemma 3)", _in_ball)
+BASE_IN_BALL = Assumption("z in B^3", "max_j ||z_j|| <= C, z' any vector of R^{3d} (Lemma 3 with (12)'s 'for any z, "
+                          "z' in R^{3d}', the restriction read as one of the base point z)", _base_in_ball)
+#: how far z + z' is drawn when it may leave B^3: within REACH C (a search range, not a constant of the statement)
+REACH = 10.0
 
 
 def _assumption2(s: object) -> bool:
@@ -353,6 +367,11 @@ def _gradient_hypothesis(s: object) -> bool:
     return float(values[ts.grad_norm]) < float(values[ts.eta_data]) / 2
 
 
+def _gradient_hypothesis_slots(s: object) -> bool:
+    values = TrainingSets().quantities(s, [ts.grad_norm_slots, ts.eta_data], FLOAT)
+    return float(values[ts.grad_norm_slots]) < float(values[ts.eta_data]) / 2
+
+
 ASSUMPTION2 = Assumption(
     "Assumption 2", "eta <= ||f(x)|| <= C for every x of X_data, with eta = min_x ||f(x)|| > 0 and C the radius "
     "the outputs lie in (Assumption 2 of Section 4)", _assumption2)
@@ -360,23 +379,51 @@ GRADIENT_SMALL = Assumption(
     "||grad L^_un(f)|| <= eps < eta/2",
     "the gradient of L^_un(f) = sum_i l(z_i) (11) with respect to the outputs of f on X_data has norm "
     "eps < eta/2, with the tightest eps = ||grad L^_un|| (Lemma 7)", _gradient_hypothesis)
+GRADIENT_SMALL_SLOTS = Assumption(
+    "||grad_(z_1..z_n) L^_un|| <= eps < eta/2",
+    "the gradient of L^_un = sum_i l(z_i) with respect to the 3n output slots z_i = (f(x_i), f(x_i+), f(x_i-)) (a "
+    "sample's uses kept apart: the vector of the loss vectors loss_{i,j}) has norm eps < eta/2, with the tightest "
+    "eps (Lemma 7 = Lemma 4.2, read as its proof reads the gradient)", _gradient_hypothesis_slots)
 ON_TRIPLETS = lambda s: hasattr(s, "z")  # noqa: E731 - part guard: triplet subjects
 ON_SCALARS = lambda s: hasattr(s, "x")  # noqa: E731 - part guard: scalar subjects
 ON_HALF = lambda s: hasattr(s, "x") and s.x <= 0.5  # noqa: E731 - part guard: scalars in [0, 1/2]
 SMOOTH = 2 + 8 * tp.C ** 2
 
+LEMMA3_12 = Part(Le(tp.ell_step, tp.ell + tp.grad_dot_step + SMOOTH / 2 * tp.step_sq),
+                 "(12): l(z+z') <= l(z) + <grad l(z), z'> + (2+8C^2)/2 ||z'||^2", informative=STEP_NONZERO)
+LEMMA3_ROUTE = Part(Le(tp.hess_norm, SMOOTH), "||Hess l(z)|| <= 2 + 8C^2 on B^3 (the proof's route to (12))")
+#: the Triplets the Frobenius readings of Lemma 3's proof are searched on (d up to 8: the failure needs d >= 5)
+FRO_SUBJECTS = (Triplets("ball", dims=l3n.FROBENIUS_DIMS), Triplets("near_optimal", dims=l3n.FROBENIUS_DIMS))
+
 PLUGIN.claim(Claim(
     id="merad.lemma3", kind=Kind.INEQUALITY, cost=16,
     source=source("Lemma 3 = Lemma 5 (Section 8) = Lemma 4.1"),
-    statement=(
-        Part(Le(tp.ell_step, tp.ell + tp.grad_dot_step + SMOOTH / 2 * tp.step_sq),
-             "(12): l(z+z') <= l(z) + <grad l(z), z'> + (2+8C^2)/2 ||z'||^2",
-             informative=STEP_NONZERO),
-        Part(Le(tp.hess_norm, SMOOTH), "||Hess l(z)|| <= 2 + 8C^2 on B^3 (the proof's route to (12))"),
-    ),
+    statement=(LEMMA3_12, LEMMA3_ROUTE),
     assumptions=(IN_BALL,),
     subjects=(Triplets("ball"), Triplets("near_optimal")),
     certificates=(proofs.lemma3_from_steps, sharp_constants.for_claim, sharp_constants.coq_for_claim),
+    literal=f"(12) with ||z'|| Euclidean on R^{{3d}}, both z and z + z' in B^3; the proof's route with {l3n.SPECTRAL}",
+    readings=(Reading(
+        l3n.FROBENIUS_NAME, l3n.FROBENIUS_RESTS_ON + " -- the route part then reads ||Hess l(z)||_F <= 2 + 8C^2; the "
+        "spectral route part is kept beside it (implied by it: ||H||_2 <= ||H||_F) because the sharp constant of "
+        "the spectral part is reported on every reading",
+        statement=(LEMMA3_12, LEMMA3_ROUTE, Part(Le(tp.hess_norm_fro, SMOOTH), l3n.HESS_F)),
+        subjects=FRO_SUBJECTS, known_refutation="merad.lemma3@matrix-norms-read-as-frobenius.json",
+        # proves (12) and the spectral route (their labels); the Frobenius part is searched
+        certificates=(proofs.lemma3_from_steps,)),
+        Reading(
+        "base point in B^3, any step",
+        "(12) is printed 'for any z, z' in R^{3d}'; 'the restriction of l to B^3 satisfies (12)' read as restricting "
+        "the point z where the quadratic bound is anchored, the step z' free (z + z' may leave B^3); the proof's "
+        "Taylor step along [z, z + z'] inside the convex B^3 does not cover it, so only the Hessian bound on B^3 keeps "
+        f"its certificate and (12) is searched with z + z' within {REACH:g} C",
+        assumptions=(BASE_IN_BALL,),
+        prefix=(forall("d", "integers d >= 1"),
+                forall("C", "C > 0, the constant of Assumption 2"),
+                exists("L_smooth", "L_smooth <= 2 + 8C^2", depends_on=("d", "C")),
+                forall("(z, z')", "z in B^3 = {max_j ||z_j||^2 <= C^2}, z' in R^{3d}")),
+        subjects=(Triplets("ball", reach=REACH), Triplets("near_optimal", reach=REACH)),
+        certificates=(proofs.lemma3_route_only,)),),
     sharp=(Sharp("||Hess l(z)|| <= 2 + 8C^2 on B^3 (the proof's route to (12))", "2 + 8C^2",
                  "sup over B^3 in [lambda(C), 1.5C^2 + sqrt 2], lambda(C) = (3C^2 + sqrt(9C^4 + 8))/4 (d >= 2; for d = 1 "
                  "only the upper end 1.5C^2 + sqrt 2 is certified, no witness): leading constant 3/2 as C -> oo, "
@@ -388,10 +435,15 @@ PLUGIN.claim(Claim(
             forall("C", "C > 0, the constant of Assumption 2 (any C > eta > 0 for which the outputs stay in the ball)"),
             exists("L_smooth", "L_smooth <= 2 + 8C^2", depends_on=("d", "C")),
             forall("(z, z')", "z and z + z' in B^3 = {max_j ||z_j||^2 <= C^2} (the restriction of l to B^3)")),
-    encoding="One reading: 'the restriction of l to B^3 satisfies (12)' evaluates l at z and z + z' only, so both lie "
+    encoding=f"{l3n.STATEMENT_NORM}. "
+             "The literal reading of the domain: 'the restriction of l to B^3 satisfies (12)' evaluates l at z and z + z' only, so both lie "
              "in B^3; Assumption 2 contributes only C (its strict eta < ||z|| < C is inside the closed ball, so that "
              "narrower reading is implied). The existential L_smooth <= 2 + 8C^2 is checked at its weakest admissible "
-             "value 2 + 8C^2. "
+             "value 2 + 8C^2. The reading 'base point in B^3, any step' frees z + z'; it is searched with z + z' "
+             f"within {REACH:g} C: farther out both sides of (12) grow like ||z'||^2, the left one with coefficient at "
+             "most 1/sqrt 2 (l(w) <= log 2 + max(0, w_1^T(w_3 - w_2)) <= log 2 + ||w||^2/sqrt 2), the right one with 1 + 4C^2, "
+             "so their ratio tends to at most 1/(sqrt 2 (1 + 4C^2)) < 1 as ||z'|| -> oo (an argument, not a certificate: "
+             "the reading is decided by the search). "
              "z, z + z' drawn inside B^3 = {max_j ||z_j|| <= C} for C from 0.05 to 30 and d = 1..4; "
              "the Hessian's operator norm is also maximized over B^3 for each C "
              "(theorems/papers/merad/lemma3_tightness.py).",
@@ -422,6 +474,25 @@ PLUGIN.claim(Claim(
                   proofs.lemma3_gradient_symbolic, proofs.lemma3_dcos_norms, proofs.lemma3_hessian_symbolic,
                   proofs.lemma3_curvature_norms, *proofs.COQ_CERTIFICATES["merad.lemma3.steps"]),
     prefix=(forall("d", "integers d >= 1"), forall("z", "(R^d)^3, v = softmax(z_1^T z_2, z_1^T z_3)")),
+    literal=l3n.SPECTRAL,
+    readings=(Reading(
+        l3n.FROBENIUS_NAME, l3n.FROBENIUS_RESTS_ON,
+        statement=parts(
+            Eq(tp.grad_rel_err, 0),
+            Le(tp.dcos12_norm, 2 * Max(tp.z1_norm, tp.z2_norm)),
+            Le(tp.dcos13_norm, 2 * Max(tp.z1_norm, tp.z3_norm)),
+            Le(tp.dcos23_norm, 2 * Max(tp.z2_norm, tp.z3_norm)),
+            Le(tp.softmax_curv_norm_fro, Rational(1, 2)),
+            Eq(tp.d2cos_norm_min_fro, 1), Eq(tp.d2cos_norm_max_fro, 1),
+            Eq(tp.hess_rel_err, 0),
+            Le(tp.curv_term_norm_fro, 8 * tp.max_norm_prod),
+            Le(tp.hess_norm_fro, 2 + 8 * tp.max_norm_prod),
+            labels=[proofs.LEMMA3_GRADIENT, *proofs.LEMMA3_DCOS, l3n.SOFTMAX_F, *l3n.D2COS_F, proofs.LEMMA3_HESSIAN,
+                    l3n.CURV_F, l3n.HESS_NORM_F]),
+        subjects=FRO_SUBJECTS, known_refutation="merad.lemma3.steps@matrix-norms-read-as-frobenius.json",
+        # the norm-free steps (the two identities, the vector norms of dcos_ij) keep their proofs; the matrix norms
+        # are searched
+        certificates=(proofs.lemma3_gradient_symbolic, proofs.lemma3_dcos_norms, proofs.lemma3_hessian_symbolic)),),
     encoding="Each intermediate fact of the proof is a part. The two norm statements the proof prints "
              "with '=' are checked here as the '<=' the proof needs; as printed ('=') they are the "
              "claim merad.lemma3.printed_equalities. max_{i,j} runs over all i, j in {1,2,3}.",
@@ -443,12 +514,27 @@ PLUGIN.claim(Claim(
         "'=' read as '<='", "the proof's use of the two displays: it needs only the upper bounds (the claim "
         "merad.lemma3.steps checks them with the other steps)",
         statement=parts(Le(tp.curv_term_norm, 8 * tp.max_norm_prod), Le(tp.hess_norm, 2 + 8 * tp.max_norm_prod),
-                        labels=["||(dcos12 dcos13) dv|| <= 8 max_ij ||z_i|| ||z_j||",
-                                "||Hess l|| <= 2 + 8 max_ij ||z_i|| ||z_j||"]),
-        known_refutation=""),),
-    literal="the two displays as printed, with '='",
-    notation_slip="the proof prints '=' for two norm bounds; read as '<=' they hold (merad.lemma3.steps) and are "
-                  "all the proof of Lemma 3 uses",
+                        labels=[proofs.LEMMA3_CURV, proofs.LEMMA3_HESS_NORM]),
+        known_refutation="",
+        # the step certificate of merad.lemma3.steps proves exactly these two bounds (spectral norm)
+        certificates=(proofs.lemma3_curvature_norms,)),
+        Reading(
+        f"{l3n.FROBENIUS_NAME}, as printed", l3n.FROBENIUS_RESTS_ON + ", the two displays with '='",
+        statement=parts(Eq(tp.curv_term_norm_fro, 8 * tp.max_norm_prod), Eq(tp.hess_norm_fro, 2 + 8 * tp.max_norm_prod),
+                        labels=[l3n.PRINTED_CURV_F, l3n.PRINTED_HESS_F]),
+        subjects=(FRO_SUBJECTS[0],), certificates=(),
+        known_refutation="merad.lemma3.printed_equalities@matrix-norms-read-as-frobenius-as-printed.json"),
+        Reading(
+        f"{l3n.FROBENIUS_NAME}, '=' read as '<='", l3n.FROBENIUS_RESTS_ON + ", the two displays as the upper bounds "
+        "the proof uses",
+        statement=parts(Le(tp.curv_term_norm_fro, 8 * tp.max_norm_prod), Le(tp.hess_norm_fro, 2 + 8 * tp.max_norm_prod),
+                        labels=[l3n.CURV_F, l3n.HESS_NORM_F]),
+        subjects=(FRO_SUBJECTS[0],), certificates=(),
+        known_refutation="merad.lemma3.printed_equalities@matrix-norms-read-as-frobenius-read-as.json")),
+    literal=f"the two displays as printed, with '=', {l3n.SPECTRAL}",
+    notation_slip="the proof prints '=' for two norm bounds; read as '<=' they hold for the spectral norm "
+                  "(merad.lemma3.steps) and are all the proof of Lemma 3 uses (read with Frobenius norms the Hessian "
+                  "bound fails for d >= 5 whatever the sign: that is the norm reading, not the slip)",
     notes="Step-level finding: the proof prints these norms with '='; they hold only as upper bounds "
           "(e.g. z = 0 gives 0 = 0 but z_1 = (1), z_2 = z_3 = (0) gives 1/2 vs 8).",
 ))
@@ -481,7 +567,24 @@ PLUGIN.claim(Claim(
                   LearnedTrainingSets(experiments.triplet_outputs, "Theorem 1 GD runs on digits",
                                       experiments.theorem1_prerequisites)),
         data_adversary=(l7.adversary(disjoint=True),),
-        known_refutation=""),),
+        known_refutation="", certificates=(proofs.lemma7_disjoint_from_steps,)),
+        Reading(
+        "gradient in the 3n output slots",
+        "the proof of Lemma 7: 'loss_i = grad_z l(z_i)' with z_i = (f(x_i), f(x_i+), f(x_i-)), 'we obtain a triplet of "
+        "loss vectors for each data triple', and 'max_ij ||loss_ij|| <= eps': the outputs of the sentence before "
+        "Lemma 4 ('the gradient is taken w.r.t. the outputs of f') read as the network's 3n outputs on the triplets, "
+        "one per position (Allen-Zhu et al.'s one output per input), so a sample's two uses are two coordinates; "
+        "the training sets and hypotheses are the literal ones (a sample may serve several triplets)",
+        assumptions=(ASSUMPTION2, GRADIENT_SMALL_SLOTS),
+        statement=parts(Le(ts.max_loss, 2 * ts.grad_norm_slots / ts.eta_data),
+                        labels=["l(z_i) <= 2 eps / eta for every i"]),
+        prefix=(forall("(X_data, T)", "training sets: samples X_data and n triplets (x_i, x_i+, x_i-) of distinct "
+                       "samples; a sample may serve several triplets"),
+                forall("f", "encoders; their outputs f(x), x in X_data"),
+                forall("(eta, C)", "constants 0 < eta < C with eta < ||f(x)|| < C on X_data (Assumption 2)"),
+                forall("eps", "eps with ||grad_(z_1..z_n) L^_un|| <= eps < eta/2 (the gradient in the 3n output slots)"),
+                forall("i", "triplets i = 1..n")),
+        known_refutation="", certificates=(proofs.lemma7_slots_from_steps,)),),
     data_adversary=(l7.adversary(),),
     literal="Lemma 7's hypotheses as printed: Assumption 2 and the gradient bound, nothing on how the triplets share "
             "samples",
@@ -490,7 +593,11 @@ PLUGIN.claim(Claim(
           "l = log 2). The proof's step 1 (a citation) is where it breaks; with every sample in one triplet, as "
           "in Theorem 1's setting, the gradient's blocks are the loss vectors and the lemma holds.",
     encoding="As printed (and as ../shared/CLAIMS.md now gives it): the hypothesis is on the gradient of L^_un "
-             "over the training set of n triplets with respect to the outputs of f, under Assumption 2 only. "
+             "over the training set of n triplets with respect to the outputs of f (the sentence before Lemma 4: "
+             "'the gradient is taken w.r.t. the outputs of f', so not the encoder's parameters -- one reading there; "
+             "the Euclidean norm of that gradient), under Assumption 2 only. The outputs of f are read literally as "
+             "one output per sample of X_data (a sample serving two triplets sums its two loss vectors); the reading "
+             "'gradient in the 3n output slots' keeps them apart, as the proof's loss vectors do. "
              "eps = ||grad L^_un|| and eta = min ||f(x)|| over X_data are the tightest constants the hypotheses "
              "allow. A sample may serve several triplets: nothing in Lemma 7's hypotheses forbids it. The proof's "
              "step 1 (||grad|| <= eps implies max_ij ||loss_ij|| <= eps, by citation) is checked as a step.",
@@ -588,6 +695,12 @@ PLUGIN.claim(Claim(
              "the inequality (L^mu_sup above the bracket's lower end at step 0).",
 ))
 
+# -- the readings of Assumption 2's "during and at the end of the training", defined once: merad.assumption2 and
+# merad.assumption2.constants read the same printed words
+ASSUMPTION2_END = "at the end of training only"
+ASSUMPTION2_END_RESTS_ON = "'at the end of the training' alone (the point where Lemma 7 uses eta)"
+ASSUMPTION2_LITERAL = "'during and at the end of the training': every logged step of every run"
+
 PLUGIN.claim(Claim(
     id="merad.assumption2", kind=Kind.OBSERVATION,
     source=source("Section 5, Figure 3 (Assumption 2)", (HAL,)),
@@ -600,7 +713,16 @@ PLUGIN.claim(Claim(
             exists("(eta, C)", "constants 0 < eta < C < +oo", depends_on=("run",)),
             forall("t", "logged training steps ('during and at the end of the training')"),
             forall("x", "the data")),
-    encoding="One reading on finite runs: 'for some constants 0 < eta < C' at the end of the sentence binds the "
+    literal=ASSUMPTION2_LITERAL,
+    readings=(Reading(ASSUMPTION2_END, ASSUMPTION2_END_RESTS_ON,
+                      statement=(Part(Gt(lr.out_norm_min, 0), "min_x ||f(x)|| > 0 at the last logged step",
+                                      informative=at_init.norm_positive_at_init()),),
+                      prefix=(forall("run", f"the Section 5 runs (N = 1 and N = 15, 25, 35; {RUNS} seeds each, digits)"),
+                              exists("(eta, C)", "constants 0 < eta < C < +oo", depends_on=("run",)),
+                              forall("x", "the data at the last logged step")),
+                      subjects=(NormSnapshots(experiments.FIG1_RUNS + experiments.FIG2_RUNS,
+                                              experiments.QUICK_N1 + experiments.QUICK_N15, end_only=True),)),),
+    encoding="The binding of the constants on finite runs: 'for some constants 0 < eta < C' at the end of the sentence binds the "
              "constants before x and t (uniform over the run); bound after them (per x and step) it would ask only "
              "f(x) != 0, and over finitely many x and steps the two coincide (the minimum of finitely many positive "
              "norms is a uniform eta). 'During and at the end' is every logged step. "
@@ -623,7 +745,9 @@ PLUGIN.claim(ExperimentClaim(
     readings=(Reading(assumption1.POSITIONS_NAME,
                       f"{assumption1.POSITIONS_RESTS_ON}: Assumption 1 read as {assumption1.POSITIONS}; the words that "
                       f"separate the readings: {assumption1.SEPARATING_WORDS} (shared with merad.theorem1)",
-                      experiment=assumption1.assumption1_positions, known_refutation=""),),
+                      experiment=assumption1.assumption1_positions, known_refutation=""),
+              Reading(assumption1.ANY_PAIR_NAME, f"{assumption1.ANY_PAIR_RESTS_ON}: {assumption1.ANY_PAIR}",
+                      experiment=assumption1.assumption1_any_pair, known_refutation="")),
     literal=f"the words: Assumption 1 read as {assumption1.SET} (the reading merad.theorem1's literal reading uses), "
             "and the remark 'it would be invalidated simply by reusing a sample in two different triples'",
     known_refutation="merad.assumption_1.json",
@@ -640,8 +764,7 @@ PLUGIN.claim(ExperimentClaim(
                    "checker's stand-ins for the paper's runs"),
             exists("(eta, C)", "constants 0 < eta < C < +oo", depends_on=("run",)),
             forall("t", "logged steps 'during and at the end of the training'"), forall("x", "X_data")),
-    readings=(Reading("at the end of training only",
-                      "'at the end of the training' alone (the point where Lemma 7 uses eta)",
+    readings=(Reading(ASSUMPTION2_END, ASSUMPTION2_END_RESTS_ON,
                       prefix=(forall("run", f"the runs (Section 5 and Theorem 1), {RUNS} seeds each"),
                               exists("(eta, C)", "constants 0 < eta < C < +oo", depends_on=("run",)),
                               forall("x", "X_data at the last logged step")),
@@ -654,10 +777,11 @@ PLUGIN.claim(ExperimentClaim(
                               exists("run", "a Theorem 1 run reaching L^_un <= eps", depends_on=("eps",)),
                               forall("t", "logged steps 'during and at the end of the training'"),
                               forall("x", "X_data")),
-                      reach=(t1.assumption2_box(),)),),
+                      reach=(t1.assumption2_box(),),
+                      known_refutation="merad.assumption2.constants@eta-c-uniform-over-eps.json"),),
     one_sided="over a finite run a positive minimum and a finite maximum of the output norms always exist: a run "
               "can only show constants, never their absence (unless a norm is exactly 0)",
-    literal="'during and at the end of the training': every logged step of every run",
+    literal=ASSUMPTION2_LITERAL,
     encoding=f"eta = min ||f(x)|| > 0 and a finite C = max ||f(x)||: over every logged step of the {4 * RUNS} "
              f"Section 5 runs and of the {len(experiments.WIDTHS) * RUNS} Theorem 1 runs (their norms on X_data are "
              "logged every 10 GD steps). One "
@@ -781,7 +905,11 @@ PLUGIN.claim(ExperimentClaim(
         "Assumption 1 over the 3n positions as above, and Assumption 2 read as what the run itself shows (Figure 3: 'one can indeed "
         "assume these norms to be lower and upper bounded by constants'): (eta, C) chosen after the run, hence after "
         "eps -- the only reading the reachability check leaves standing",
-        prefix=THEOREM1_PREFIX_RUN, data_adversary=THEOREM1_POSITIONS_ADVERSARY, known_refutation="")),
+        prefix=THEOREM1_PREFIX_RUN, data_adversary=THEOREM1_POSITIONS_ADVERSARY, known_refutation=""),
+        Reading(assumption1.ANY_PAIR_NAME,
+                f"merad.assumption_1's reading '{assumption1.ANY_PAIR_NAME}' ({assumption1.ANY_PAIR_RESTS_ON}): "
+                f"{assumption1.ANY_PAIR} -- no data set grants it, so Theorem 1 is vacuous under it",
+                unsatisfiable=(assumption1.any_pair_unsatisfiable,), known_refutation="")),
     known_refutation="merad.theorem1.json",
     literal="Theorem 1 as printed (HAL, Section 4; the conference appendix prints only its proof): 'Grant both "
             "Assumptions 1 and 2, let eps > 0 ... assuming m >= Omega(poly(n, L, 1/delta) d/eps), gradient descent "
@@ -813,6 +941,9 @@ PLUGIN.claim(ExperimentClaim(
              "unreachable whatever m, nu, T, C. Read over the 3n positions (every sample in one triplet) no sample "
              "repeats and no admissible set refutes. The readings separate on two word groups: "
              f"{assumption1.SEPARATING_WORDS} -- the readings of Assumption 1 are merad.assumption_1's, defined once in "
-             "theorems.papers.merad.assumption1 -- and 'Grant both Assumptions ... let eps > 0' "
+             "theorems.papers.merad.assumption1; its reading without the convention x != x' "
+             f"('{assumption1.ANY_PAIR_NAME}') makes Assumption 1 unsatisfiable and Theorem 1 vacuous under it (a "
+             "reading of its own, decided by the certificate assumption1.any_pair_unsatisfiable) -- and 'Grant both "
+             "Assumptions ... let eps > 0' "
              "((eta, C) before eps vs the run's own constants).",
 ))

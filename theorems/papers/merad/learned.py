@@ -97,10 +97,11 @@ def LearnedTriplets(outputs: Callable[[bool, int], list[tuple[str, np.ndarray]]]
                   snapshots=Snapshots(subjects), max_confirm_size=10 ** 9)
 
 
-def NormSnapshots(runs: Sequence[RunSpec], quick_runs: Sequence[RunSpec]) -> Family:
+def NormSnapshots(runs: Sequence[RunSpec], quick_runs: Sequence[RunSpec], end_only: bool = False) -> Family:
     """min/max ||f(x)|| along training (Merad et al. Assumption 2, Figure 3): one subject per logged step of
-    each run, parts ``norm_min`` >= 0 and ``norm_max`` >= norm_min (a diverged run's NaN stays a subject: the
-    claim, not the domain, says what it means; a witness file cannot hold one)."""
+    each run (``end_only``: the last logged step only, 'at the end of the training'), parts ``norm_min`` >= 0 and
+    ``norm_max`` >= norm_min (a diverged run's NaN stays a subject: the claim, not the domain, says what it means; a
+    witness file cannot hold one)."""
     runs, quick_runs = tuple(runs), tuple(quick_runs)
 
     def subjects(quick: bool, seed: int) -> Iterable[Subject]:
@@ -108,10 +109,11 @@ def NormSnapshots(runs: Sequence[RunSpec], quick_runs: Sequence[RunSpec]) -> Fam
             snaps = run_snapshots(spec.for_audit_seed(seed))
             if snaps:  # the run's initialization: the baseline of merad.at_init
                 at_init.register(snaps[0].describe(), None, snaps[0].norm_min)
-            for snap in snaps:
+            for snap in snaps[-1:] if end_only else snaps:
                 yield Subject({}, {"norm_min": snap.norm_min, "norm_max": snap.norm_max}, snap.describe())
 
-    return Family("learned encoders (digits, output norms)", dims={},
+    name = "learned encoders (digits, output norms" + (", last logged step)" if end_only else ")")
+    return Family(name, dims={},
                   parts={"norm_min": Measured(0.0), "norm_max": Given(lambda c: Measured(c["norm_min"]))},
                   quantities=(out_norm_min, out_norm_max),
                   snapshots=Snapshots(subjects, lambda quick, seed: trained_runs(quick_runs if quick else runs, seed)))

@@ -64,6 +64,12 @@ max_loss = quantity("max_loss", _on_outputs(lambda Y, T, xp: _max([tl.loss(z, xp
                     range=(0, None), differentiable=False, doc="max_i l(z_i) over the n triplets")
 grad_norm = quantity("grad_norm", _on_outputs(lambda Y, T, xp: sqrt0(xp.sum(gradient(Y, T, xp) ** 2), xp)),
                      range=(0, None), doc="||grad L^_un(f)||, gradient in the outputs of f")
+grad_norm_slots = quantity(
+    "grad_norm_slots",
+    _on_outputs(lambda Y, T, xp: sqrt0(_sum([(v * v).sum() for z in _triplets(Y, T) for v in tl.loss_vectors(z, xp)],
+                                            Y[0, 0] * 0), xp)),
+    range=(0, None), doc="||grad L^_un|| in the 3n output slots z_i = (f(x_i), f(x_i+), f(x_i-)): sqrt(sum_ij "
+                         "||loss_{i,j}||^2), a sample's uses kept apart (the proof's loss vectors)")
 eta_data = quantity("eta_data", _on_outputs(lambda Y, T, xp: xp.min(sqrt0(xp.sum(Y * Y, axis=1), xp))),
                     range=(0, None), doc="min_x ||f(x)|| over X_data (Assumption 2)")
 max_loss_vector = quantity(
@@ -73,7 +79,7 @@ max_loss_vector = quantity(
 max_v2 = quantity("max_v2", _on_outputs(lambda Y, T, xp: _max([tl.softmax_v(z, xp)[1] for z in _triplets(Y, T)], xp)),
                   range=(0, 1), differentiable=False, doc="max_i v_2(z_i) = sigma(z_i1^T (z_i3 - z_i2))")
 #: every quantity of a training set (max_loss and max_v2 are kept out of the adversary, as before: a max)
-QUANTITIES = (max_loss, grad_norm, eta_data, max_loss_vector, max_v2)
+QUANTITIES = (max_loss, grad_norm, eta_data, max_loss_vector, max_v2, grad_norm_slots)
 
 
 def _fast_gradient(Y: np.ndarray, T: np.ndarray) -> np.ndarray:
@@ -158,4 +164,4 @@ def LearnedTrainingSets(outputs: Callable[[bool, int], list[tuple[str, np.ndarra
 
 
 __all__ = ["LR", "LearnedTrainingSets", "QUANTITIES", "RADII", "TrainingSets", "descend", "eta_data", "grad_norm",
-           "gradient", "max_loss", "max_loss_vector", "max_v2", "outputs_part"]
+           "grad_norm_slots", "gradient", "max_loss", "max_loss_vector", "max_v2", "outputs_part"]

@@ -144,6 +144,11 @@ def norm(v: Any, xp: Backend) -> Any:
     return xp.sqrt((v * v).sum())
 
 
+def frobenius_norm(H: Any, xp: Backend) -> Any:
+    """Frobenius norm sqrt(sum_ij H_ij^2) of a matrix (the other reading of the proof's unsubscripted ||.||)."""
+    return xp.sqrt((H * H).sum())
+
+
 def spectral_norm(H: Any, xp: Backend) -> Any:
     """Operator 2-norm of a symmetric matrix: max |eigenvalue| (mpmath: eigsy at working precision)."""
     if xp.name == "torch":

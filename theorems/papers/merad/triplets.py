@@ -106,8 +106,8 @@ def _minimum(a: Any, b: Any, xp: Backend) -> Any:
     return a if a <= b else b
 
 
-def _d2cos_norms(d: int, xp: Backend) -> list[Any]:
-    return [tl.spectral_norm(xp.asarray(tl.d2cos(d, i, j)), xp) for i, j in ((0, 1), (0, 2), (1, 2))]
+def _d2cos_norms(d: int, xp: Backend, norm: Callable[[Any, Backend], Any] = tl.spectral_norm) -> list[Any]:
+    return [norm(xp.asarray(tl.d2cos(d, i, j)), xp) for i, j in ((0, 1), (0, 2), (1, 2))]
 
 
 def _max_norm_prod(s: Any, xp: Backend) -> Any:
@@ -164,6 +164,17 @@ d2cos_norm_max = _q("d2cos_norm_max", lambda s, xp: max(_d2cos_norms(s.d, xp)), 
 curv_term_norm = _q("curv_term_norm", lambda s, xp: tl.spectral_norm(tl.curvature_term(s.z, xp), xp),
                     "||(dcos_12 dcos_13) dv||")
 max_norm_prod = _q("max_norm_prod", _max_norm_prod, "max_{i,j} ||z_i|| ||z_j||")
+# the same matrix norms read as Frobenius norms (theorems.papers.merad.lemma3_norms: the proof prints ||.|| without
+# a subscript); the vector norms are Euclidean in both readings
+hess_norm_fro = _q("hess_norm_fro", lambda s, xp: tl.frobenius_norm(_hess(s, xp), xp), "||Hess l(z)||_F")
+softmax_curv_norm_fro = _q("softmax_curv_norm_fro", lambda s, xp: tl.frobenius_norm(_softmax_jacobian(s, xp), xp),
+                           "||diag(v) - v v^T||_F", differentiable=False)
+d2cos_norm_min_fro = _q("d2cos_norm_min_fro", lambda s, xp: min(_d2cos_norms(s.d, xp, tl.frobenius_norm)),
+                        "min over pairs of ||d2cos_ij||_F", differentiable=False)
+d2cos_norm_max_fro = _q("d2cos_norm_max_fro", lambda s, xp: max(_d2cos_norms(s.d, xp, tl.frobenius_norm)),
+                        "max over pairs of ||d2cos_ij||_F", differentiable=False)
+curv_term_norm_fro = _q("curv_term_norm_fro", lambda s, xp: tl.frobenius_norm(tl.curvature_term(s.z, xp), xp),
+                        "||(dcos_12 dcos_13) dv||_F")
 # Lemma 7 (= Lemma 4 = Lemma 4.2)
 v1 = _q("v1", lambda s, xp: _v(s, xp)[0], "softmax(z_1^T z_2, z_1^T z_3)_1", range=(0, 1))
 v2 = _q("v2", lambda s, xp: _v(s, xp)[1], "= sigma(z_1^T (z_3 - z_2))", range=(0, 1))
@@ -181,25 +192,35 @@ x_scalar = _q("x", lambda s, xp: s.x, "a scalar (the elementary inequalities of 
 #: every quantity of a triplet subject
 QUANTITIES = (C, ell, ell_step, grad_dot_step, step_sq, hess_norm, grad_rel_err, hess_rel_err, dcos12_norm,
               dcos13_norm, dcos23_norm, z1_norm, z2_norm, z3_norm, softmax_curv_norm, d2cos_norm_min, d2cos_norm_max,
-              curv_term_norm, max_norm_prod, v1, v2, eps, eta, loss1_norm, loss2_norm, loss3_norm, loss1_printed)
+              curv_term_norm, max_norm_prod, v1, v2, eps, eta, loss1_norm, loss2_norm, loss3_norm, loss1_printed,
+              hess_norm_fro, softmax_curv_norm_fro, d2cos_norm_min_fro, d2cos_norm_max_fro, curv_term_norm_fro)
 
 #: the radii C the random triplets are drawn with (a shrunk or recorded C lies anywhere between)
 RADII = (1.0, 0.05, 0.5, 2.0, 5.0, 10.0, 30.0)
 
 
-def triplet_parts(region: str, radius: Choice) -> dict[str, Any]:
-    """The parts C, z (drawn in ``region``, given C) and z_next = z + z' (near z, given C and z)."""
+#: the spreads of the step z' when z + z' may leave B^3 (``reach`` > 1): short, of the ball's size, far out
+FAR_SPREADS = (0.5, 2.0, 8.0)
+
+
+def triplet_parts(region: str, radius: Choice, reach: float = 1.0) -> dict[str, Any]:
+    """The parts C, z (drawn in ``region``, given C) and z_next = z + z' (near z, given C and z), in the ball of
+    radius ``reach`` C (``reach`` = 1: z + z' in B^3)."""
+    spreads = (0.5, 1e-3, 2.0) if reach == 1.0 else FAR_SPREADS
     return {"C": radius,
             "z": Given(lambda c: BallTriplet("d", c["C"], draw=region)),
-            "z_next": Given(lambda c: BallTriplet("d", c["C"], draw="near", center=c["z"]))}
+            "z_next": Given(lambda c: BallTriplet("d", reach * c["C"], draw="near", center=c["z"], spreads=spreads))}
 
 
-def Triplets(region: str = "ball", dims: tuple[int, int] = (1, 4)) -> Family:
-    """Random triplets in B^3(C); ``region`` is "ball" or "near_optimal" (see the module docstring)."""
+def Triplets(region: str = "ball", dims: tuple[int, int] = (1, 4), reach: float = 1.0) -> Family:
+    """Random triplets in B^3(C); ``region`` is "ball" or "near_optimal" (see the module docstring); z + z' lies
+    in the ball of radius ``reach`` C (``reach`` > 1: the step may leave B^3)."""
     if region not in ("ball", "near_optimal"):
         raise ValueError(f"region = {region!r}: use 'ball' or 'near_optimal'")
-    return Family(f"random triplets ({region})", dims={"d": dims}, parts=triplet_parts(region, Choice(RADII)),
-                  quantities=QUANTITIES)
+    if not reach >= 1.0:
+        raise ValueError(f"reach = {reach!r}: z + z' is drawn in the ball of radius reach C, reach >= 1")
+    name = f"random triplets ({region})" + ("" if reach == 1.0 else f", z + z' within {reach:g} C")
+    return Family(name, dims={"d": dims}, parts=triplet_parts(region, Choice(RADII), reach), quantities=QUANTITIES)
 
 
 def Scalars(lo: float = 0.0, hi: float = 0.5) -> Family:

@@ -215,12 +215,20 @@ PLUGIN.claim(ExperimentClaim(
 # -- a Stage-2 statement whose display is lost: only its direction is checked (issue 39, item 6) -------------------
 _S2_PREFIX = (forall("model", "admissible data models [checker: (k, 1, 1, 1, 1) for k = 2, 5; geometric k = 5; "
                               "sigma_xi = 0.2, d_xi = 5, lam = 1]"),
+              exists("beta1", "inverse temperatures of Stage 1", depends_on=("model",),
+                     asymptotic='"a sufficiently (inverse polynomially) small [beta1]" (Lemma B.1) [checker: 0.05, a '
+                                "witness]"),
+              exists("beta2", "inverse temperatures of Stage 2", depends_on=("model",),
+                     asymptotic="Theorem 4.3 (b)'s 'there exist [beta1] and [beta2]' (Lemma 5.3's own words on it are "
+                                "lost; line 117: '[beta2] is no longer [small]') [checker: 2, a witness]"),
               forall("t", "times in Stage 2, from the end of Stage 1 (Lemma B.1's conditions, contrastive flow at "
                           "beta1 = 0.05) [checker: beta2 = 2, until cond <= 1.001 or flow time 20000]"))
 PLUGIN.claim(ExperimentClaim(
     id="ren.lemma_5_3", kind=Kind.DYNAMICS, source=source("Lemma 5.3"),
     experiment=qualitative.stage2_from_stage1,
     prefix=_S2_PREFIX,
+    one_sided="beta1 and beta2 are the theorem's existential constants (Theorem 4.3 (b), Lemma B.1), lost in Lemma 5.3: "
+              "a fall missing at the checker's beta1 = 0.05, beta2 = 2 would refute only that choice",
     qualitative="survives: line 117 'reduce the condition number of [lost] to approximately [lost]' and line 396 'at "
                 "the end of Stage 2, the condition number is close to [lost]' -- checked as the direction, cond(P_A) at "
                 "the end of Stage 2 below its value at the start, on the infinite-width flow, against the same start "
@@ -231,6 +239,49 @@ PLUGIN.claim(ExperimentClaim(
              "of Stage 2 < at its start; baseline: the non-contrastive continuation for the same flow time (Lemma 5.1: "
              "the condition number 'can be large'), which must not show the fall for the check to be informative. The "
              "noise ratio along Stage 2 is shown beside it, not decided (see ren.lemma_c18).",
+))
+
+# -- a Stage-1 statement whose display is lost: only the direction of its convergence is checked (issue 39, item 6) ---
+_B10_PREFIX = (forall("model", "admissible data models [checker: isotropic, B17, geometric, two-level and one-small "
+                               "spectra, kappa = 5; sigma_xi = 0.2, d_xi = 5, lam = 1]"),
+               exists("m", "widths", asymptotic='"a sufficiently (polynomially) large [m]" (Lemma B.1) [checker: 65 536, '
+                                                "its distance to the infinite-width flow measured as regime]"),
+               exists("beta1", "inverse temperatures of Stage 1", depends_on=("model",),
+                      asymptotic='"a sufficiently (inverse polynomially) small [beta1] that may depend on" the lemma\'s '
+                                 "quantities (Lemma B.1) [checker: 0.05, lam beta1 <= 0.1 as regime]"),
+               exists("eta", "learning rates", asymptotic='"the learning rate is sufficiently small" (Theorem 4.3, '
+                                                        "whose assumptions Lemma B.1 takes) [checker: 0.25 sum diag^2 / "
+                                                        "max diag^2, its tracking of the flow measured as regime]"),
+               SEED,
+               forall("k", "latent coordinates k = 1..r ('for any [lost]')"),
+               forall("t", "times in Stage 1, until Lemma B.1's end conditions [checker: the logged steps, every 20]"))
+PLUGIN.claim(ExperimentClaim(
+    id="ren.lemma_b10", kind=Kind.DYNAMICS, cost=2, source=source("Lemma B.10"),
+    experiment=qualitative.stage1_convergence,
+    prefix=_B10_PREFIX,
+    reconstructed="the converging quantity, read as the cosines rho_k = <p_k, q_k>/(|p_k||q_k|) with limit 1: the "
+                  "title's object ('Convergence rate of [lost]') and the display are lost; inferred from line 242 ('the "
+                  "rate at which [lost] and the noise-signal ratio converge to [lost]', the other quantity being Lemma "
+                  "B.11's), line 113 (the progress 'the maximum between [lost] and the noise-signal ratio'), Section B's "
+                  "(a) ('[lost] after Stage 1') and Lemma B.1's end conditions; the runs are Algorithm 3.1 on the "
+                  "checker's reconstruction of the loss (3) (model.py)",
+    qualitative="survives: the title 'Convergence rate of [lost]', 'In Stage 1, we have, for any [lost], [lost]' and "
+                "line 242's 'converge to [lost]' -- a rate of convergence, checked as its sign: every rho_k moves toward "
+                "its limit 1 throughout Stage 1 (min_k rho_k rises over every logged interval of the finite-width "
+                "runs that starts short of 1), against the untrained run; lost: the display, the rate, the error terms "
+                "a finite-width display may carry (the check reads the direction without them)",
+    one_sided="Lemma B.1 chooses the width 'sufficiently large' and beta1 'sufficiently small' (and Theorem 4.3 the "
+              "learning rate): a fall at the checker's width 65 536, beta1 = 0.05 and step would refute only that "
+              "choice (a larger width, a smaller beta1 or step may keep the direction); on the infinite-width flow, where both choices are at their limits, the "
+              "direction holds by the reconstruction's form and is no evidence",
+    encoding="Algorithm 3.1 on the population loss (3) at width 65 536, beta1 = 0.05, the shared training seeds, "
+             "until Lemma B.1's end conditions: min_k rho_k at the end of each logged interval (20 steps) > at its "
+             "start, on the first interval and every one that starts with 1 - min rho_k > 1e-6 (later ones are "
+             "converged to within the comparison's resolution and shown); a fall of any rho_k below the previous "
+             "minimum lowers the minimum, so a fall of the minimum is a fall of some rho_k. Baseline: the untrained run (min rho_k stays "
+             "at its start: the direction fails there, so a held check is informative). The infinite-width flow's "
+             "per-k direction is shown as holding by construction; the noise-signal ratio (Lemma B.11's subject, its "
+             "quantity a lost substitute) is shown, not decided.",
 ))
 
 _43A_PREFIX = (EPS, C_DEF, *PREAMBLE, MODEL_A, T_POLY, SEED)

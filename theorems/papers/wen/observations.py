@@ -33,10 +33,11 @@ def raw(data: Data, seed: int) -> dict[str, float]:
 
 
 # == wen.theorem32, wen.footnote3 ========================================================================
-def none_observations(cfgs: list[dy.Config], seeds: list[int], rule: str
+def none_observations(cfgs: list[dy.Config], seeds: list[int], rule: str, whp: str = "1/d"
                       ) -> tuple[list[Observation], dict[dy.Config, list[dict[str, Any]]]]:
-    """Theorem 3.2's rule per configuration, on the trained runs and on their initialization. A raised
-    bias outside the model's regime is not trained (it could not be evidence either way)."""
+    """Theorem 3.2's rule per configuration, on the trained runs and on their initialization, with "w.h.p."
+    read as ``whp`` (:data:`~theorems.papers.wen.readings.WHP_READINGS`). A raised bias outside the model's
+    regime is not trained (it could not be evidence either way)."""
     observations, results = [], {}
     for c in cfgs:
         config = {"d": c.data.d, "kappa": c.data.kappa, "bias": c.learner.bias}
@@ -45,16 +46,16 @@ def none_observations(cfgs: list[dy.Config], seeds: list[int], rule: str
             observations.append(Observation(config=config, holds=(), regime=tuple(model),
                                             note="not run: outside the regime by the exact model checks"))
             continue
-        runs = dy.runs_of(c, seeds)
+        runs = [{**r, **dy.split_tail(c, r)} for r in dy.runs_of(c, seeds)]
         results[c] = runs
         raws = [raw(c.data, s) for s in seeds] if rule == "representation and probes" else [{}] * len(seeds)
-        init = [t32_outcome(rule, r, rw, init=True) for r, rw in zip(runs, raws)]
+        init = [t32_outcome(rule, r, rw, init=True, whp=whp) for r, rw in zip(runs, raws)]
         regime = dy.checks_none(c, runs) + (dy.raw_checks(c.data) if rule == "representation and probes" else [])
         observations.append(Observation(
-            config=config, holds=tuple(t32_outcome(rule, r, rw) for r, rw in zip(runs, raws)), seeds=tuple(seeds),
-            at_init=tuple(init), baseline=INIT, regime=tuple(regime),
-            values={"q50": dy.mean(runs, "ratio_q50"), "q90": dy.mean(runs, "ratio_q90"),
-                    "q90 at init": dy.mean(runs, "init_ratio_q90"), "dense share": dy.mean(runs, "dense_share"),
+            config=config, holds=tuple(t32_outcome(rule, r, rw, whp=whp) for r, rw in zip(runs, raws)),
+            seeds=tuple(seeds), at_init=tuple(init), baseline=INIT, regime=tuple(regime),
+            values={"q50": dy.mean(runs, "ratio_q50"), "q(1-1/d)": dy.mean(runs, "q_whp"),
+                    "q(1-1/d) at init": dy.mean(runs, "init_q_whp"), "dense share": dy.mean(runs, "dense_share"),
                     "dense share at init": dy.mean(runs, "init_dense_share"), "R^2": dy.mean(runs, "r2"),
                     "acc": dy.mean(runs, "acc"),
                     "init holds": f"{sum(o is not None and holds(o) for o in init)}/{len(init)}"}))
@@ -124,7 +125,9 @@ def downstream_observations(quick: bool, seeds: list[int], corollaries: tuple[st
                                                                            for r, rw in zip(runs, raws)),
                 seeds=tuple(seeds), at_init=tuple(test(r["init_r2"], r["init_acc"], rw) for r, rw in zip(runs, raws)),
                 baseline=INIT + " and the raw input x", regime=tuple(regime),
-                values={"R^2": fmt([r["r2"] for r in runs]), "acc": fmt([r["acc"] for r in runs]),
+                values={"gain over raw (min of R^2, acc)": fmt([round(dy.largest_margin(r["r2"], r["acc"], rw), 4)
+                                                                for r, rw in zip(runs, raws)]),
+                        "R^2": fmt([r["r2"] for r in runs]), "acc": fmt([r["acc"] for r in runs]),
                         "R^2 at init": fmt([r["init_r2"] for r in runs]),
                         "acc at init": fmt([r["init_acc"] for r in runs]),
                         "raw R^2": fmt([rw["r2"] for rw in raws]), "raw acc": fmt([rw["acc"] for rw in raws]),

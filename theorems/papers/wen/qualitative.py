@@ -13,6 +13,11 @@ checked on the training runs the dynamics claims already have (cached; nothing n
   content read on the weights ("we call the learned weights ... features", Section 2.2) -- without
   augmentation, at every logged iteration, less than half of ||W||_F^2 lies in span(M). The untrained
   network already has it (share ~ d1/d), so the check is informative only if a run ever leaves it.
+* :func:`stage2_dense_direction` (``wen.lemma_a2``): Lemma A.2's display (and Lemma D.4's) is lost; its
+  sentence "[the dense-feature gradient] shall be somehow small" (line 218) survives. Checked: its direction
+  over stage II (the bias rising) -- the dense share of ||W||_F^2 falls from the end of stage I to the end
+  of stage II -- against the same schedule trained without augmentation (where the same fall is no
+  evidence). Not checked: "small" against the lost quantity.
 """
 
 from __future__ import annotations
@@ -131,3 +136,72 @@ def dense_every_iteration() -> Callable[[RunContext], ExperimentOutcome]:
             interval_note="range of 1/2 - max share over configurations and seeds",
             parameters=clean({**dy.parameters()}), observations=observations, markdown="\n".join(lines))
     return fact_f4
+
+
+# == wen.lemma_a2 ==========================================================================================
+def _share_at(run: dict[str, Any], step: int) -> float:
+    """The sparse share of ||W||_F^2 at the logged step ``step`` (the stage boundaries are logged steps)."""
+    steps, share = np.asarray(run["step"]), np.asarray(run["share"])
+    return float(share[int(np.flatnonzero(steps == step)[0])])
+
+
+def stage2_pairs(quick: bool) -> list[tuple[dy.Config, dy.Config]]:
+    """(masks, no augmentation) pairs with the same model and the same bias schedule: the masks configurations of
+    wen.theorem34's map whose schedule wen.footnote3 also trains without augmentation (footnote 3's bias grid)."""
+    baselines = {(c.data, c.learner.bias): cfg(c.data, c.learner) for c in dy.bias_grid(quick) if c.learner.bias > 0}
+    return [(cfg(c.data, c.learner), baselines[(c.data, c.learner.bias)]) for c in dy.masks_grid(quick)
+            if (c.data, c.learner.bias) in baselines]
+
+
+def _dense_fall(run: dict[str, Any], lrn: Any, what: str):
+    """Over stage II (bias rising, steps stage1 .. stage1 + ramp) the dense share of ||W||_F^2 falls."""
+    start, end = lrn.stage1, lrn.stage1 + lrn.ramp
+    return below(1.0 - _share_at(run, end), 1.0 - _share_at(run, start),
+                 what=f"dense share at the end of stage II (step {end}) against its value at the end of stage I "
+                      f"(step {start}), {what}")
+
+
+def stage2_dense_direction() -> Callable[[RunContext], ExperimentOutcome]:
+    @one_thread
+    def lemma_a2(ctx: RunContext) -> ExperimentOutcome:
+        seeds = dy.seeds(ctx.seed, ctx.quick)
+        observations, gaps = [], []
+        for mc, nc in stage2_pairs(ctx.quick):
+            config = {"setting": f"d={mc.data.d} k={mc.data.kappa:g}", "bias": mc.learner.bias}
+            model = dy.model_checks(mc.data)
+            if not in_regime(model):
+                observations.append(Observation(config=config, holds=(), regime=tuple(model), note="not run"))
+                continue
+            aug, none = dy.runs_of(mc, seeds), dy.runs_of(nc, seeds)
+            start, end = mc.learner.stage1, mc.learner.stage1 + mc.learner.ramp
+            fall = [_share_at(r, end) - _share_at(r, start) for r in aug]
+            fall0 = [_share_at(r, end) - _share_at(r, start) for r in none]
+            gaps += fall
+            observations.append(Observation(
+                config=config, seeds=tuple(seeds),
+                holds=tuple(_dense_fall(r, mc.learner, "with masks") for r in aug),
+                at_init=tuple(_dense_fall(r, nc.learner, "without augmentation, same bias schedule") for r in none),
+                baseline="the same model and bias schedule trained without augmentation (wen.footnote3's run of the "
+                         "same seed); the untrained network cannot move, so it fails the direction",
+                regime=(*model, dy.width_check(mc.learner.m, mc.data.d1), dy.alive_check(aug, mc.learner)),
+                values={"dense-share fall over stage II (masks)": [round(f, 3) for f in fall],
+                        "dense-share fall over stage II (no augmentation)": [round(f, 3) for f in fall0]}))
+        gap = np.array(gaps) if gaps else np.array([np.nan])
+        lines = ["#### Lemma A.2 (qualitative): over stage II the dense features do not keep up with the sparse ones",
+                 "", "Per seed of the masks runs whose bias schedule wen.footnote3 also trains without augmentation: "
+                 "the dense share of ||W||_F^2 (outside span M) at the end of stage II (the bias has risen to c sigma "
+                 "||w_i||) is below its value at the end of stage I. The baseline is the run of the same seed without "
+                 "augmentation under the same schedule: where it shows the same fall, the configuration is "
+                 "uninformative. 'Small' (the lost comparison) is not judged.", "",
+                 *observation_table(observations, ["dense-share fall over stage II (masks)",
+                                                   "dense-share fall over stage II (no augmentation)"])]
+        return ExperimentOutcome(
+            statistic="sparse share of ||W||_F^2 at the end of stage II minus at the end of stage I (masks), median "
+                      "over configurations and seeds",
+            value=float(np.nanmedian(gap)), effect_size=float(np.nanmedian(gap)),
+            interval=(float(np.nanmin(gap)), float(np.nanmax(gap))), seeds=seeds,
+            interval_note=seed_note(len(seeds)) + " (range over configurations and seeds)",
+            parameters=clean({**dy.parameters(), "pairs": [f"{m.label()} | {n.label()}"
+                                                           for m, n in stage2_pairs(ctx.quick)]}),
+            observations=observations, markdown="\n".join(lines))
+    return lemma_a2

@@ -5,8 +5,10 @@ statement below is either a definition (it asserts nothing to check: :meth:`Plug
 defines) or ``not_encodable`` (:meth:`Plugin.not_encodable <theorems.Plugin.not_encodable>`): its reason names the lost span and why nothing
 else in the source -- its proof's surviving displays, its uses elsewhere, the main-text version, the surrounding
 definitions -- pins it down, and which part (if any) another claim checks. The statements the source does determine
-are encoded in :mod:`theorems.papers.wen.claims`. Two lost statements whose qualitative content survives are checked in that content only
-(issue 39, ``qualitative=``, :mod:`theorems.papers.wen.qualitative`): ``wen.theorem_c1`` and ``wen.fact_f4``. Ids follow
+are encoded in :mod:`theorems.papers.wen.claims`. Three lost statements whose qualitative content survives are checked in that content only
+(issue 39, ``qualitative=``, :mod:`theorems.papers.wen.qualitative`): ``wen.theorem_c1``, ``wen.lemma_a2`` and
+``wen.fact_f4``; every other ``not_encodable`` reason says what is lost and why no run the checker has could fail
+what survives. Ids follow
 ``wen.<kind>_<number>`` (:func:`theorems.numbered_id`); every page is ``proofs_md/<id>.md``.
 """
 
@@ -15,10 +17,10 @@ from __future__ import annotations
 import functools
 
 from theorems import ExperimentClaim, forall, Kind, Source
-from theorems.papers.wen.claims import FILE, R_LOSS, R_MASKS
+from theorems.papers.wen.claims import FILE, R_LOSS, R_MASKS, R_SCHEDULE
 from theorems.papers.wen.configs import runs_needed
 from theorems.papers.wen.plugin import PLUGIN
-from theorems.papers.wen.qualitative import dense_every_iteration, stage1_direction
+from theorems.papers.wen.qualitative import dense_every_iteration, stage1_direction, stage2_dense_direction
 
 lost, definition = PLUGIN.not_encodable, PLUGIN.definition
 
@@ -51,21 +53,40 @@ lost("Fact A.1", Kind.INEQUALITY,
      "the quantifier ('with high probability for all iteration [lost]'), and the fact is never cited by number, so "
      "nothing states which norm or error scale it bounds.")
 
-lost("Lemma A.2", Kind.INEQUALITY,
-     "printed in Section A.3 ('The Second Stage of Training', when 'the bias start to grow above zero', line 204) as "
-     "the sketch of Lemma D.4 (Gradient from dense signals): 'For neuron [lost] and spurious dense feature [lost], "
-     "we have [lost]', the display lost, and Lemma D.4's display is lost too; line 218 says only that a term 'shall "
-     "be somehow small'. wen.stage1_gradient checks Section A.2's stage-I rates (bias 0), not this lemma. Its surviving direction (the dense-feature "
-     "gradient 'shall be somehow small') is not checked: the statement is at positive bias (stage II), where the "
-     "expected gradient has no closed form in the checker (exact.py covers bias 0 only), and 'small' compares with "
-     "a lost quantity.")
+PLUGIN.claim(ExperimentClaim(
+    id="wen.lemma_a2", kind=Kind.DYNAMICS,
+    source=Source(file=FILE, numbering="Lemma A.2 (the sketch of Lemma D.4, Section A.3)", paper="Wen & Li"),
+    experiment=stage2_dense_direction(), quantifier="forall",
+    qualitative="the display is lost ('For neuron [lost] and spurious dense feature [lost], we have [lost]', line 217), "
+                "and so is Lemma D.4's; what survives is its direction in stage II, line 218: 'after the initial "
+                "stage, both [lost] and [lost] are very small compared to the sparse features [lost]. Thus [the "
+                "dense-feature gradient] shall be somehow small': checked, with the masks, that over stage II (the "
+                "bias rising, steps 200-400) the dense share of ||W||_F^2 falls, against the same bias schedule "
+                "trained without augmentation (wen.footnote3's runs). Lost and not checked: the gradient's size and "
+                "'small' against a lost quantity",
+    reconstructed="trained on " + R_LOSS + ", with " + R_MASKS + " and " + R_SCHEDULE,
+    prefix=(forall("model", "Definition 2.1 models in the regime (wen.theorem34's masks configurations whose bias "
+                   "schedule wen.footnote3 trains without augmentation)"),
+            forall("schedule", "the paper's bias schedule (formula lost): the checker's b_i = c sigma ||w_i||, c in "
+                   "{1.5, 2.5}"),
+            forall("seed", "training runs")),
+    prerequisites=lambda quick, seed: [*runs_needed("masks", quick, seed), *runs_needed("bias", quick, seed)],
+    encoding="Per seed, the dense share of ||W||_F^2 at the end of stage II (step 400) below its value at the end of "
+             "stage I (step 200), with the masks; at_init: the same rule on the run of the same seed without "
+             "augmentation under the same schedule (the untrained network cannot move and fails it). 'Forall': "
+             "every model, schedule and seed. No threshold: a direction.",
+))
 
 lost("Lemma A.3", Kind.INEQUALITY,
      "the display is lost ('For neuron [lost] and the \"lucky\" sparse feature [lost], we have [lost]'), and so are "
      "the luckiness condition (line 219 'at initialization [lost]') and the comparisons of line 222 ('(1) [lost] is "
      "almost as large as [lost], which is much larger than [lost]'); its full version, Lemma D.3 (b) ('(lucky "
      "features)', lines 484-486), is lost as well. The ordering of line 222 survives only as words between lost "
-     "symbols, so the compared quantities are unknown and no ordering can be checked.")
+     "symbols, so the compared quantities are unknown and no ordering can be checked. Its one surviving direction "
+     "(the 'lucky' sparse features keep growing into stage II: 'This pave the way for our feature growth till stage "
+     "III') is a statement about the lucky neurons, whose selection is lost; over all neurons it is the rising sparse "
+     "share of stage II, which wen.lemma_a2 reads on the runs (as the falling dense share). No run can fail the "
+     "ordering itself: with its three terms lost, every measured triple is consistent with some choice of them.")
 
 definition("Definition B.1",
            "two sets of neurons 'useful for the characterization of the stochastic gradient descent trajectory' "
@@ -86,7 +107,9 @@ lost("Lemma B.4", Kind.INEQUALITY,
      "Gaussian variables, and then use Chernoff bound'). Part 4 ('high probability bound for dense signal') reads as "
      "a Gaussian tail of a masked-noise pre-activation, but its printed scale is lost, and none of the uses (lines "
      "396, 427, 533, 550, 723, 730, 782, 826, 860) restores a formula. A Gaussian tail of unknown scale is no "
-     "checkable bound (any scale the checker chose would decide it).")
+     "checkable bound (any scale the checker chose would decide it). No run could fail what survives: given the "
+     "mask D the masked noise pre-activation <w, 2D xi> is exactly Gaussian (variance 4 sigma^2 ||D w||^2), so a "
+     "Gaussian tail at its own scale holds by construction on every run; only the lost scale could be wrong.")
 
 lost("Lemma B.5", Kind.INEQUALITY,
      "the three hypotheses ('[lost] for no more than [lost] many [lost]', twice, and '[lost]') and the conclusion "
@@ -156,7 +179,10 @@ lost("Lemma D.4", Kind.INEQUALITY,
      "its display is lost ('suppose Induction Hypothesis D.1 holds for the current iteration [lost], we have [lost]. "
      "For dense features [lost], [lost], we have similar results: [lost]'), as is Induction Hypothesis D.1 it "
      "assumes; wen.mask_decorrelation checks one sentence of its proof (line 527: the two masked noises 'are "
-     "independent (conditioned on fixed [lost])'), independence given D, not the lemma.")
+     "independent (conditioned on fixed [lost])'), independence given D, not the lemma; its sketch, Lemma A.2, is "
+     "checked in the direction that survives ('shall be somehow small', line 218: the dense share of the weights "
+     "falls over stage II, wen.lemma_a2). The lemma's two displays (the sparse and the dense gradient) are lost with "
+     "their terms, so nothing beyond that direction could fail on a run.")
 
 lost("Theorem D.5", Kind.DYNAMICS,
      "the three conclusions ('(a) For each [lost], if [lost], then [lost]; (b) [lost]; (c) Let [lost], then there is "
@@ -164,8 +190,12 @@ lost("Theorem D.5", Kind.DYNAMICS,
      "(line 536) are lost, as are the bias schedule (line 107) and every display of the proof (lines 612-648); what "
      "survives ('Emergence of singletons', line 204 'how the growth of bias drive the neurons to become singletons') "
      "is the trajectory whose end state wen.theorem34 reads. Its monotone content (singletons emerge over stage II "
-     "as the bias grows) is not checked: the runs keep W only at the stage-III iterates (from step 400), so the count "
-     "over stage II needs new training runs (slow; not run in issue 39).")
+     "as the bias grows) is not checked: the runs log the sparse share of the weights at every 25th step (read over "
+     "stage II by wen.lemma_a2) but keep W itself only at the stage-III iterates (from step 400), and a singleton "
+     "count needs W; storing stage-II snapshots changes every run's cache key (all runs retrained). What no existing "
+     "run can fail: the count at the start of stage III against initialization (0 singletons there) is wen.theorem34's "
+     "end state, not D.5's monotonicity; and D.5's own conclusions (a)-(c) have lost conditions, so a non-monotone "
+     "count would contradict only the words 'Emergence of singletons', not a printed inequality.")
 
 lost("Theorem E.1", Kind.DYNAMICS,
      "qualitatively (a)-(c) are Theorem 3.4's feature statement, which wen.theorem34 checks by training; but the "
@@ -173,7 +203,10 @@ lost("Theorem E.1", Kind.DYNAMICS,
      "have [lost]'), the iteration range ('At iteration [lost] for [lost]') and all of (d) ('We have the loss "
      "convergence guarantees: let [lost], for any [lost], we have [lost]') are lost, and Theorem 3.4's own displays "
      "are lost too. The loss of (d) is logged along every run, but (d) names no quantity (the optimum of Definition "
-     "E.10 and the bound are lost), so 'the loss decreases' would be a different, weaker statement.")
+     "E.10 and the bound are lost), so 'the loss decreases' would be a different, weaker statement. No run can fail "
+     "(d): it bounds the loss at the end by a lost gap above the loss of the lost optimal learner (Definition E.10, "
+     "Lemma E.11), so any logged loss -- falling, or rising as the bias is raised in stage II -- is within some "
+     "choice of the two lost quantities.")
 
 lost("Induction Hypothesis E.2", Kind.DYNAMICS,
      "all seven items are lost ('1. If [lost], then [lost]' ... '7. The bias [lost]'), and so is their range ('For "
