@@ -447,6 +447,8 @@ BREAKAGES = [
              "a weaker mutant's witness that violates this mutant is ignored"),
     Breakage("mutate.outcome", M, "    if Verdict.ERROR in verdicts or not verdicts:", "    if not verdicts:",
              "a mutant whose check failed reads survived"),
+    Breakage("mutate.outcome", M, "    if all(v in (Verdict.UNTESTED, Verdict.VACUOUS) for v in verdicts):",
+             "    if False:", "a mutant no subject could refute counts as a miss of the search"),
     Breakage("mutate.sensitivity", M, "    missed = [Fraction(o[\"amount\"]) for o in moved if o[\"outcome\"] == SURVIVED]",
              "    missed = [Fraction(o[\"amount\"]) for o in moved if o[\"outcome\"] in (SURVIVED, TRUE)]",
              "a true mutant counts as a miss of the search"),

@@ -265,3 +265,25 @@ def test_the_best_subjects_kept_are_distinct_local_optima_one_per_shape() -> Non
         tracker.record(probe(tracker.claim, family, subject, confirm=False))
     kept = [p.subject for p in tracker.best_for(str(tracker.claim.statement[0]))]
     assert kept == [(1.2, 1.0, "a"), (0.5, 1.0, "b"), (0.4, 1.0, "c")]
+
+
+def test_a_best_subject_whose_larger_side_is_not_positive_at_high_precision_has_no_ratio_and_no_error() -> None:
+    """A kept subject whose ratio is gone once confirmed (a larger side 1e-17 in float64 that is exactly 0) is simply
+    not a best ratio; the check does not fail (it did: mutants of hyper.uniform_range read `error`)."""
+    from theorems.engine.evaluate import PartValue
+    from theorems.engine.probe import Probe, Tracker
+    from theorems.engine.tightness import best_ratio
+
+    class Large(SubjectFamily):
+        name = "large subjects"
+
+        def cheap_to_confirm(self, subject: Any) -> bool:
+            return False  # no high-precision twin: the kept values decide
+
+    shipped = claim(Le(X_mut, Y_mut))
+    part = shipped.statement[0]
+    tracker = Tracker(shipped)
+    confirmed = Probe(Large(), (-1.0,), [PartValue(part, -1.0, 0.0, -1.0, 1e-9)],
+                      confirmed=[PartValue(part, -1.0, 0.0, -1.0, 1e-9)])
+    tracker.best[str(part)] = [(-1e17, confirmed)]
+    assert best_ratio(shipped, tracker, str(part)) == (None, None, "float64")

@@ -1441,6 +1441,7 @@ def test_checks_that_hold_by_construction_are_marked_on_the_verdict_and_counted_
     ([C, U], "", "survived"),  # never refuted, nothing shows it true: a miss of the search
     ([C, Verdict.ERROR], "", "error"),  # a seed's check failed
     ([], "", "error"),  # no verdict at all: its worker died
+    ([V, U], "", "uninformative"),  # the strengthened bound never binds: no measure of the search, and no miss
 ])
 def test_a_mutant_is_killed_by_any_refutation_and_true_only_when_a_certificate_shows_it(
         verdicts: list, shown: str, outcome: str) -> None:
@@ -1461,6 +1462,8 @@ def test_a_parts_sensitivity_is_its_smallest_refuted_move_and_a_true_mutant_is_n
     s = sensitivity(rows)
     assert (s["refuted_at"], s["survives_at"], s["killed"], s["true"], s["survived"], s["mutants"]) == (
         "1/20", "1/100", 3, 1, 1, 5)
+    vacuous = sensitivity([{"kind": "constant", "amount": "1/5", "outcome": "uninformative"}])
+    assert vacuous["survives_at"] is None and vacuous["uninformative"] == 1
     assert sensitivity_text(s).startswith("a 5 % strengthening is refuted by this search; a 1 % strengthening survives")
     only_true = sensitivity([{"kind": "constant", "amount": "1/5", "outcome": "true"}])
     assert only_true["survives_at"] is None and only_true["refuted_at"] is None

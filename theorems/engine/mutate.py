@@ -210,14 +210,9 @@ def mutations(claim: StatementClaim, seed: int = 0) -> tuple[list[Mutation], lis
         base = _margins(claim, rel, part, subjects)
         if not isinstance(rel, sympy.StrictLessThan):
             found.append(Mutation(claim.id, label, STRICT, (), "<= to <"))
-        moves = [((i,), SCALE, "larger side" if i else "smaller side", rel.args[i]) for i in (0, 1)]
-        moves += [(path, kind, node) for path, kind, node in places(rel)]
-        for move in moves:
-            if len(move) == 4:
-                path, kind, what, node = move
-            else:
-                path, kind, node = move
-                what = _shown(node)
+        moves = [((i,), SCALE, "larger side" if i else "smaller side") for i in (0, 1)]
+        moves += [(path, kind, _shown(node)) for path, kind, node in places(rel)]
+        for path, kind, what in moves:
             found_or_why = _measured(claim, part, subjects, base, path, kind, what)
             if isinstance(found_or_why, str):
                 skipped.append(Skipped(label, kind, what, found_or_why))

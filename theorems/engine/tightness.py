@@ -224,8 +224,8 @@ def best_ratio(claim: StatementClaim, tracker: Tracker, label: str) -> tuple[Pro
                 precision = f"mpmath, {CONFIRM_DPS} digits on the stored inputs (float64 values read exactly)"
             except Exception:  # noqa: BLE001 - no high-precision twin for this subject: keep its float ratio
                 value = None
-        if value is None:
-            value = next(float(v.ratio) for v in p.best if str(v.part) == label and v.ratio is not None)
+        if value is None:  # no high-precision ratio (no twin, or a larger side not positive there): the float one
+            value = next((float(v.ratio) for v in p.best if str(v.part) == label and v.ratio is not None), None)
             precision = "float64"
         if value is not None and (best[1] is None or value > best[1]):
             best = (p, float(value), precision)

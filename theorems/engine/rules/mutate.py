@@ -13,7 +13,7 @@ from typing import Any, Sequence
 from theorems.engine.rules.table import rule
 from theorems.engine.verdict import Verdict
 
-KILLED, TRUE, SURVIVED, ERROR = "killed", "true", "survived", "error"
+KILLED, TRUE, SURVIVED, UNINFORMATIVE, ERROR = "killed", "true", "survived", "uninformative", "error"
 MOVES = ("constant", "exponent", "scale side")  # the moves whose amount a sensitivity is measured in
 
 
@@ -22,13 +22,16 @@ def mutant_outcome(verdicts: Sequence[Verdict], shown_true: str, replayed: bool 
     """A mutant refuted at any seed, or violated by a weaker mutant's witness replayed at high precision
     (``replayed``), is killed (a refutation is confirmed and replayable, whatever the other seeds say); one never
     refuted is true when a certificate shows it (``shown_true``: why), an error when a seed's check failed or none
-    ran, and otherwise survived -- a strengthening this search does not refute."""
+    ran, uninformative when no seed had an informative subject (untested, or vacuous: the strengthened bound still
+    never binds), and otherwise survived -- a strengthening this search does not refute."""
     if replayed or Verdict.REFUTED in verdicts:
         return KILLED
     if shown_true:
         return TRUE
     if Verdict.ERROR in verdicts or not verdicts:
         return ERROR
+    if all(v in (Verdict.UNTESTED, Verdict.VACUOUS) for v in verdicts):
+        return UNINFORMATIVE  # no subject could have refuted it (a bound that never binds): no measure of the search
     return SURVIVED
 
 
@@ -36,11 +39,12 @@ def mutant_outcome(verdicts: Sequence[Verdict], shown_true: str, replayed: bool 
 def sensitivity(outcomes: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """A part's sensitivity, from its mutants' outcomes (each: kind, amount, outcome): the smallest move of a
     constant, an exponent or a side that the search refutes (``refuted_at``), the largest such move it never refutes and no
-    certificate shows true (``survives_at``: a miss), and the counts. A true mutant is never a miss."""
+    certificate shows true (``survives_at``: a miss), and the counts. A true or uninformative mutant is never a
+    miss."""
     moved = [o for o in outcomes if o["kind"] in MOVES]
     killed = [Fraction(o["amount"]) for o in moved if o["outcome"] == KILLED]
     missed = [Fraction(o["amount"]) for o in moved if o["outcome"] == SURVIVED]
-    counts = {k: sum(1 for o in outcomes if o["outcome"] == k) for k in (KILLED, TRUE, SURVIVED, ERROR)}
+    counts = {k: sum(1 for o in outcomes if o["outcome"] == k) for k in (KILLED, TRUE, SURVIVED, UNINFORMATIVE, ERROR)}
     return {"refuted_at": str(min(killed)) if killed else None, "survives_at": str(max(missed)) if missed else None,
             "mutants": len(outcomes), **counts}
 
@@ -56,7 +60,8 @@ def sensitivity_text(s: dict[str, Any] | None) -> str:
         parts.append(f"a {_percent(s['survives_at'])} strengthening survives")
     if not parts:
         parts.append("no constant to move" if not s.get(KILLED) else "every strengthening refuted")
-    return "; ".join(parts) + f" ({s[KILLED]} of {s['mutants']} mutants refuted, {s[TRUE]} true, {s[SURVIVED]} survived)"
+    return "; ".join(parts) + (f" ({s[KILLED]} of {s['mutants']} mutants refuted, {s[TRUE]} true, {s[SURVIVED]} "
+                               f"survived" + (f", {s[UNINFORMATIVE]} uninformative" if s.get(UNINFORMATIVE) else "") + ")")
 
 
 def _percent(amount: str) -> str:

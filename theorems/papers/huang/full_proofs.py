@@ -24,6 +24,10 @@ semi-definite for every encoder on every finite data distribution (the law of to
 ``total_covariance``, ``crosscorr_minus_centres_psd``): the step that separates encoders from arbitrary matrices C
 in Theorem 4's sharp constant (sharp_constants.py, this package).
 
+A third script, ``coq/huang_theorem1_sharp.v``, proves Theorem 1 with the sharp constant eta(eps) = sqrt(|A|)/eps on
+the same finite uniform augmentation sets (``theorem1_sharp_step``, ``theorem1_sharp_main``; the variance identity
+``pair_sum_vec``): :func:`theorem1_sharp_coq`, the upper side of the sharp row (sharp_constants.py, this package).
+
 Cauchy-Schwarz and the triangle inequality are proved in the script (a non-negative quadratic in t has a
 non-positive discriminant), so no certificate here has a ``modulo``. Every certificate names the whole
 script's theorems in ``check_theorems``: one coqc run (and one cache entry) serves all of them.
@@ -213,3 +217,32 @@ def theorem1_coq() -> Certificate:
                  "with eta(eps) = |A|/(sqrt 2 eps)",
                  f"every n, |A| >= 1, d, every encoder and every sample masses summing to 1, each A(x) uniform on |A| "
                  f"augmentations, every eps (> 0 for theorem1_main); {MODEL}", parts=(hc.THEOREM1_MAIN, hc.THEOREM1_STEP))
+
+
+SHARP1_SCRIPT = "huang_theorem1_sharp"
+SHARP1_THEOREMS = ("pair_sum_vec", "sqdist_mid", "pairs_ge_sharp", "theorem1_sharp_step", "theorem1_sharp_main")
+
+
+def theorem1_sharp_script() -> str:
+    """The text of ``coq/huang_theorem1_sharp.v`` (package data)."""
+    return coq.packaged_script(PACKAGE, SHARP1_SCRIPT)
+
+
+def theorem1_sharp_coq(text: str | None = None, name: str = SHARP1_SCRIPT) -> Certificate:
+    """Theorem 1 with eta(eps) = sqrt(|A|)/eps: L_align >= eps^2 R_eps/|A| and R_eps^2 <= |A| L_align/eps^2, every
+    finite data distribution with uniform augmentation sets of one size |A| (``text``: a restated copy, for tests of
+    false statements). Covers no part on its own: the claim's part 1 is the weaker |A|^2/2 (theorem1_coq)."""
+    text = theorem1_sharp_script() if text is None else text
+    return coq.check_script(
+        name, text, ("theorem1_sharp_step", "theorem1_sharp_main"),
+        "L_align >= eps^2 R_eps / |A| (theorem1_sharp_step: the |A|^2 ordered pairs of a sample sum to 2 |A| times "
+        "the squared distances of its views to their mean (pair_sum_vec, proved), and a sample outside S_eps has two "
+        "views u, v more than eps apart with ||u - m||^2 + ||v - m||^2 >= ||u - v||^2/2 (sqdist_mid), so its pairs "
+        "sum to at least |A| eps^2 (pairs_ge_sharp)) and, for eps > 0, R_eps^2 <= |A| * L_align / eps^2 "
+        "(theorem1_sharp_main: R_eps <= 1), i.e. R_eps^2 <= eta(eps)^2 L_align with eta(eps) = sqrt(|A|)/eps",
+        f"every n, |A| >= 1, d, every encoder (no Lipschitz hypothesis is used) and every sample masses >= 0 summing "
+        f"to 1, each A(x) uniform on the same number |A| of augmentations (the checker's settings: one size for every "
+        f"sample), R_eps the mass of the samples with two augmentations embedded more than eps apart, every eps > 0; "
+        f"{MODEL}",
+        parts=(), complete=True, coq_statements=coq.theorem_statements(text, SHARP1_THEOREMS),
+        check_theorems=SHARP1_THEOREMS)

@@ -17,10 +17,16 @@
   U U^T and G = U^T U coincide and h(0) = 1/2, so the (d - K)/2 is exactly absorbed; |G_kl| <= (gamma_max -
   gamma_min)/2 (Rayleigh-Ritz) and h(a) + h(b) >= (a - b)^2/3 (z3) give p_k p_l t^2 = G_kl^2 <= (3/4) (L_2 + tau -
   (d - K)/2). The seeded search (:func:`theorem4_search`) stays as a cross-check.
+* Theorem 1 on finite uniform augmentation sets of one size |A|: eta(eps) = sqrt(|A|)/eps, not only the checker's
+  |A|/(sqrt 2 eps) (:func:`theorem1_sharp_constant`). Upper side: Coq (``coq/huang_theorem1_sharp.v``: a sample
+  outside S_eps has L_align(x) = 2 Var f(A(x)) >= eps^2/|A|, then R_eps^2 <= R_eps); lower side: one sample whose two
+  views are eps(1 + h) apart, every other view at their midpoint, needs R_eps^2 eps^2 / L_align = |A|/(1 + h)^2 ->
+  |A| (exact sympy limit; the checker's own L_align formula evaluated exactly for |A| = 2..8).
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -449,6 +455,101 @@ def write_artifact(ctx: RunContext) -> str:
              f"{t4['encoder_witness_exact']}); cross-check: seeded search (audit seed {ctx.seed}) "
              f"{t4['encoder_search']:.6g}"]
     return "\n".join(lines)
+
+
+# -- Theorem 1: the sharp constant eta(eps) = sqrt(|A|)/eps on finite uniform augmentation sets ------------------------
+A_SIZE = sympy.Symbol("A", integer=True, positive=True)  # |A|, the one size of the augmentation sets
+THEOREM1_SHARP = "R_eps^2 <= |A| L_align / eps^2, i.e. eta(eps) = sqrt(|A|)/eps (finite uniform A(x), one size |A|)"
+WITNESS_SIZES = tuple(range(2, 9))  # the sizes at which the closed form is checked against the checker's formula
+
+
+def theorem1_witness_views(a: int, gap: object) -> list[object]:
+    """The views of the witness sample on a line (d = 1): f = 0 and f = gap (the far pair), every other view at the
+    midpoint gap/2."""
+    return [0 * gap, gap] + [gap / 2] * (a - 2)  # type: ignore[operator]
+
+
+def theorem1_witness_setting(a: int, eps: float, h: float, spacing: float = 1.0) -> ag.AugmentedSetting:
+    """One sample of mass 1 with |A| = a views (:func:`theorem1_witness_views`, gap eps (1 + h)); its augmented
+    inputs ``spacing`` apart, so f is (eps (1 + h)/spacing)-Lipschitz on them: any L > 0 is met by a wide spacing."""
+    feats = np.array(theorem1_witness_views(a, eps * (1 + h)), dtype=float).reshape(1, a, 1)
+    inputs = spacing * np.arange(a, dtype=float).reshape(1, a, 1)
+    return ag.AugmentedSetting.create([0], [1.0], inputs, feats)
+
+
+def theorem1_witness_align_exact(a: int, gap: sympy.Expr) -> sympy.Expr:
+    """L_align of the witness sample, exactly, by the checker's own formula (augmented.align_loss: the mean of the
+    a^2 ordered pairs' squared distances, mass 1) on numpy object arrays of sympy expressions."""
+    xp = _ExactArrays()
+    F = xp.asarray(np.array(theorem1_witness_views(a, gap), dtype=object).reshape(1, a, 1))
+    arr = ag.AugArrays(xp, F, xp.asarray(np.array([1], dtype=object)), xp.asarray(np.ones((1, 1), dtype=int)),
+                       np.zeros(1, dtype=int))  # type: ignore[arg-type]
+    return sympy.simplify(ag.align_loss(arr))
+
+
+def theorem1_witness_ratio() -> tuple[sympy.Expr, sympy.Expr, dict[str, object]]:
+    """The constant the witness family needs, R_eps^2 eps^2 / L_align, for symbolic |A| = A >= 2, h > 0, eps > 0,
+    and its exact limit h -> 0+. L_align by the variance identity (proved for every |A| in Coq: pair_sum_vec) --
+    the mean of the views is gap/2, their squared distances to it sum to gap^2/2, so the pairs sum to |A| gap^2 and
+    L_align = gap^2/|A| -- checked against the checker's align_loss for |A| in WITNESS_SIZES; R_eps = 1: the only
+    sample is outside S_eps (its diameter gap = eps (1 + h) > eps; the checker's r_eps agrees at float points)."""
+    eps, h = sympy.symbols("eps h", positive=True)
+    gap = eps * (1 + h)
+    A = A_SIZE
+    mean = sympy.simplify((0 + gap + (A - 2) * gap / 2) / A)
+    spread = sympy.simplify((0 - mean) ** 2 + (gap - mean) ** 2 + (A - 2) * (gap / 2 - mean) ** 2)
+    align = sympy.simplify(2 * A * spread / A ** 2)  # pair sum / |A|^2 (x1, x2 uniform on the a^2 ordered pairs)
+    diameter_outside = bool(sympy.simplify(gap - eps).is_positive)  # the far pair is more than eps apart
+    formula = {a: sympy.simplify(theorem1_witness_align_exact(a, gap) - align.subs(A, a)) == 0 for a in WITNESS_SIZES}
+    floats = {(a, e, hh): ag.r_eps(theorem1_witness_setting(a, e, hh), e) for a in (2, 5)
+              for e, hh in ((0.3, 1e-3), (1.0, 1e-9))}
+    R = sympy.Integer(1)  # the only sample (mass 1) is outside S_eps
+    ratio = sympy.simplify(R ** 2 * eps ** 2 / align)
+    limit = sympy.limit(ratio, h, 0, "+")
+    checks = {"mean_is_midpoint": sympy.simplify(mean - gap / 2) == 0,
+              "align_closed_form": str(align), "checker_formula_matches": formula,
+              "diameter_above_eps": diameter_outside,
+              "checker_r_eps_is_1": all(v == 1.0 for v in floats.values())}
+    return ratio, limit, checks
+
+
+def theorem1_sharp_constant(eta_sq: sympy.Expr = A_SIZE) -> Certificate:
+    """Theorem 1 on finite uniform augmentation sets of one size |A| with the constant eta(eps)^2 = eta_sq/eps^2
+    (eta_sq an expression in A_SIZE; sharp: |A|). Upper side: Coq proves R_eps^2 <= |A| L_align/eps^2
+    (full_proofs.theorem1_sharp_coq) and sympy that eta_sq >= |A| for every |A| >= 1; lower side: the witness
+    family needs |A|/(1 + h)^2 -> |A| (exact limit), and sympy that eta_sq <= |A| for every |A| >= 1. Passes only for
+    a constant equal to |A| (a smaller one, e.g. 0.81 |A| or |A|^(9/10), fails the upper side -- the family beats it;
+    a larger one, the lower side)."""
+    start = time.perf_counter()
+    coq_upper = full_proofs.theorem1_sharp_coq()
+    ratio, limit, checks = theorem1_witness_ratio()
+    limit_is_A = sympy.simplify(limit - A_SIZE) == 0
+    at_least = sympy.simplify(eta_sq - A_SIZE).is_nonnegative is True  # valid: implied by the Coq bound
+    at_most = sympy.simplify(limit - eta_sq).is_nonnegative is True  # sharp: the family needs all of it
+    steps = {"R_eps^2 <= |A| L_align / eps^2 (Coq)": coq_upper.ok, "constant >= |A| (sympy)": at_least,
+             "witness limit = |A| (sympy)": limit_is_A, "constant <= witness limit (sympy)": at_most,
+             "mean of the views = midpoint": checks["mean_is_midpoint"],
+             "closed form = the checker's align_loss": all(checks["checker_formula_matches"].values()),
+             "witness outside S_eps": checks["diameter_above_eps"] and checks["checker_r_eps_is_1"]}
+    return Certificate(
+        method="coq (upper side) + sympy (exact witness limit, the checker's formula evaluated exactly)",
+        statement=f"R_eps^2 <= ({eta_sq}) L_align / eps^2 for every subject, and no smaller constant: the family with "
+                  "two views eps (1 + h) apart and every other view at their midpoint needs R_eps^2 eps^2 / L_align = "
+                  f"{ratio} -> {limit} as h -> 0+ (sharp eta(eps) = sqrt(|A|)/eps)",
+        domain="upper side: every n, |A| >= 1, d, every encoder (no Lipschitz hypothesis used), sample masses summing "
+               "to 1, each A(x) uniform on the same number |A| of augmentations (the checker's finite settings), every "
+               "eps > 0; lower side: every |A| >= 2 (symbolic), every eps > 0 and every L > 0 (the witness inputs can "
+               "be spaced so that f is L-Lipschitz). At |A| = 1 no sample is outside S_eps (R_eps = 0), so every "
+               "constant holds there and sqrt(|A|)/eps is valid but not needed. Sets of different sizes are not "
+               "settings of the checker and are not covered",
+        ok=bool(all(steps.values())), seconds=time.perf_counter() - start, parts=(), complete=True,
+        details={"steps": steps, "witness_ratio": str(ratio), "witness_limit": str(limit),
+                 "checker_formula_sizes": {str(k): v for k, v in checks["checker_formula_matches"].items()},
+                 "align_closed_form": checks["align_closed_form"],
+                 # a smaller constant is false, not only unproved: the family's limit exceeds it at |A| = 2
+                 "witness_beats_constant_at_A_2": bool(sympy.simplify((limit - eta_sq).subs(A_SIZE, 2)) > 0),
+                 "coq": {"ok": coq_upper.ok,
+                 "assumptions": coq_upper.details.get("assumptions"), "reason": coq_upper.details.get("reason")}})
 
 
 PLUGIN.step_certificate("huang.trace_identity_all_sizes", trace_identity_all_sizes)
