@@ -28,7 +28,7 @@ import dataclasses
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import sympy

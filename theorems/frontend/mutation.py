@@ -12,7 +12,6 @@ beside every consistent inequality (keyed by the part's printed relation: an edi
 from __future__ import annotations
 
 import json
-import math
 import time
 from fractions import Fraction
 from dataclasses import dataclass
@@ -236,12 +235,6 @@ def read_store() -> dict[str, dict[str, dict[str, Any]]]:
     return {}
 
 
-def measured(claim_id: str, part: str, relation: str) -> dict[str, Any] | None:
-    """The kept sensitivity of a part, if it was measured on the relation as it is now."""
-    s = read_store().get(claim_id, {}).get(part)
-    return s if isinstance(s, dict) and s.get("relation") == relation else None
-
-
 def survivors_at_least(outcomes: list[dict[str, Any]], amount: float) -> list[dict[str, Any]]:
     """The mutants moved by ``amount`` (relative) or more -- a constant, an exponent or a side -- that survived: neither
     refuted nor shown true (mutate.outcome)."""
@@ -261,14 +254,6 @@ def annotate(results: Iterable[Any]) -> None:
 
 def terminal_rows(table: dict[str, dict[str, dict[str, Any]]]) -> list[tuple[str, str, str]]:
     return [(claim_id, part, sensitivity_text(s)) for claim_id, parts in table.items() for part, s in parts.items()]
-
-
-def median(values: list[float]) -> float:
-    values = sorted(values)
-    if not values:
-        return math.nan
-    mid = len(values) // 2
-    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
 
 
 def write_outputs(folder: Any, data: dict[str, Any]) -> None:
