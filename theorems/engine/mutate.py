@@ -35,7 +35,7 @@ import sympy
 
 from numerics.seeds import run_seed
 from theorems.engine.claim import Part, StatementClaim
-from theorems.engine.expression import CONSTANT, DROP, EXPONENT, at, canonical, places, replace
+from theorems.engine.expression import CONSTANT, DROP, EXPONENT, at, canonical, places, replace, scaled_at
 from theorems.engine.family import SubjectFamily
 from theorems.engine.probe import evaluate
 from theorems.engine.quantity import trivial_range
@@ -119,8 +119,7 @@ def mutated_relation(part: Part, mutation: Mutation) -> sympy.core.relational.Re
         parent = at(rel, parent_path)
         kept = [a for j, a in enumerate(parent.args) if j != index]
         return replace(rel, parent_path, sympy.Add(*kept))
-    node = at(rel, mutation.path)
-    return replace(rel, mutation.path, sympy.Rational(mutation.factor.numerator, mutation.factor.denominator) * node)
+    return scaled_at(rel, mutation.path, sympy.Rational(mutation.factor.numerator, mutation.factor.denominator))
 
 
 def mutated_part(part: Part, mutation: Mutation) -> Part:

@@ -24,6 +24,7 @@ with a witness that replays (``clcheck replay``).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -196,9 +197,16 @@ def sharp_report(sharp: Sharp, claim: StatementClaim, best: Probe | None) -> dic
 
 
 def _sharp_certificates(sharp: Sharp) -> list | None:
-    """The sharp constant's certificates, run now (None when one cannot run: it certifies nothing)."""
+    """The sharp constant's certificates (None when one cannot run: it certifies nothing)."""
+    return _run_certificates(sharp.certificates)
+
+
+@functools.lru_cache(maxsize=None)
+def _run_certificates(makers: tuple) -> list | None:
+    """Run certificate functions once per process: a sharp row's certificates are asked for by every reading's
+    tightness rows and by every mutant `clcheck mutate` shows true (they take no input: the same answer each time)."""
     try:
-        return [make() for make in sharp.certificates]
+        return [make() for make in makers]
     except Exception:  # noqa: BLE001 - a certificate that cannot run certifies nothing
         return None
 
