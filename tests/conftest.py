@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Callable, Iterator
@@ -20,6 +21,21 @@ def _forget_modules(names: list[str]) -> None:
     for name in names:
         for module in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
             sys.modules.pop(module, None)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_verdict_store() -> Iterator[None]:
+    """The test functions and their fixtures search afresh (CLCHECK_STORE=0, inherited by the commands they run): a
+    test that checks a claim twice, or a report against another, must see what a check finds, not the verdict
+    store. The store's own tests turn it on in a temporary cache; the claim items (``claims::<id>``) keep the
+    setting the session started with (read by the clcheck pytest plugin before any fixture runs)."""
+    saved = os.environ.get("CLCHECK_STORE")
+    os.environ["CLCHECK_STORE"] = "0"
+    yield
+    if saved is None:
+        os.environ.pop("CLCHECK_STORE", None)
+    else:
+        os.environ["CLCHECK_STORE"] = saved
 
 
 @pytest.fixture

@@ -162,3 +162,31 @@ def test_the_seeded_search_never_exceeds_three_quarters() -> None:
     """The hill climb over encoders (the cross-check kept beside the certificate) stays at or below 3/4."""
     found = sc.theorem4_search(seed=2, starts=6, steps=60).ratio
     assert 0 < found <= 0.75 + 1e-9
+
+
+def test_the_equality_cases_reach_three_quarters_at_every_mass_and_kill_another_power_of_the_masses() -> None:
+    """Sharp.attained of the 3/4 row: admissible subjects of the claim's table family, each at sqrt(3/8) of the
+    printed bound (3/4 of c = 2, under the square root) at 60 digits, whatever the masses; at the smallest mass the
+    bound with p_k^(-0.95) in place of p_k^(-1) fails (the 5 % exponent mutant of issue 40)."""
+    from theorems.engine.check import equality_cases
+    from theorems.engine.probe import evaluate
+    from theorems.engine.search import admissible
+
+    (claim,) = [c for c in all_claims(["huang"]) if c.id == "huang.theorem4"]
+    families = {f.name: f for f in claim.subjects}
+    cases = equality_cases(claim)
+    masses = []
+    for name, subject in cases:
+        family = families[name]
+        assert admissible(claim, family, subject)
+        (value,) = evaluate(claim, family, subject, dps=60)
+        assert float(value.ratio) == pytest.approx(float(sympy.sqrt(sympy.Rational(3, 8))), rel=1e-12)
+        masses.append(min(setting(subject).class_mass))
+    assert min(masses) < 1e-40 and len(cases) >= 8
+    name, subject = min(cases, key=lambda c: min(setting(c[1]).class_mass))
+    q = families[name].quantities(subject, claim.statement[0].free_symbols, mp_backend(60))
+    values = {str(k): v for k, v in q.items()}
+    small = min(values["th4_p_k"], values["th4_p_l"])
+    assert float(values["th4_mu_k_dot_mu_l"]) > float(sympy.sqrt(2) * mpmath.sqrt(
+        (values["K"] / 2 + values["L2_CrossCorr"] - values["d"] / 2 + values["tau"])
+        / (values["th4_p_k"] * values["th4_p_l"]) * small ** 0.05))

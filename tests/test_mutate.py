@@ -39,6 +39,32 @@ SRC = Source("test", "test")
 QUICK = Budget(examples=40, adversarial_starts=2, adversarial_steps=20, shrink_tries=5, quick=True)
 
 
+class Listed(SubjectFamily):
+    name = "listed pairs"
+    symbols = frozenset({X_mut, Y_mut})
+
+    def __init__(self, rows: list[tuple[float, float]]) -> None:
+        self.rows = rows
+
+    def exhaustive(self, quick: bool = False) -> Any:
+        return iter(self.rows)
+
+    def quantities(self, subject: Any, symbols: Any, xp: Any, params: Any = None) -> dict:
+        return {s: xp.asarray(subject[0] if s == X_mut else subject[1]) for s in symbols}
+
+    def to_json(self, subject: Any) -> list:
+        return list(subject)
+
+    def from_json(self, data: Any) -> tuple:
+        return tuple(data)
+
+    def describe(self, subject: Any) -> str:
+        return f"x={subject[0]}, y={subject[1]}"
+
+
+NO_SEARCH = Budget(examples=0, adversarial_starts=0, adversarial_steps=0, shrink_tries=5, quick=True)
+
+
 def claim(*relations: Any, **kw: Any) -> Claim:
     return Claim("t.mut", Kind.INEQUALITY, SRC, parts(*relations), subjects=(SCALARS,), **kw)
 
@@ -159,29 +185,7 @@ def test_an_equality_that_holds_whatever_the_constants_is_no_best_ratio() -> Non
     reported apart; an equality that depends on every constant (Y <= 2 X at y = 2x) stays the best ratio."""
     from theorems.engine.check import check_claim
 
-    class Listed(SubjectFamily):
-        name = "listed pairs"
-        symbols = frozenset({X_mut, Y_mut})
-
-        def __init__(self, rows: list[tuple[float, float]]) -> None:
-            self.rows = rows
-
-        def exhaustive(self, quick: bool = False) -> Any:
-            return iter(self.rows)
-
-        def quantities(self, subject: Any, symbols: Any, xp: Any, params: Any = None) -> dict:
-            return {s: xp.asarray(subject[0] if s == X_mut else subject[1]) for s in symbols}
-
-        def to_json(self, subject: Any) -> list:
-            return list(subject)
-
-        def from_json(self, data: Any) -> tuple:
-            return tuple(data)
-
-        def describe(self, subject: Any) -> str:
-            return f"x={subject[0]}, y={subject[1]}"
-
-    none = Budget(examples=0, adversarial_starts=0, adversarial_steps=0, shrink_tries=5, quick=True)
+    none = NO_SEARCH
     sandwich = Claim("t.degenerate", Kind.INEQUALITY, SRC, parts(Le(X_mut * Y_mut + 1, 2 * X_mut * Y_mut + 1)),
                      subjects=(Listed([(0.0, 1.0), (1.0, 1.0), (2.0, 3.0)]),))
     (row,) = check_claim(sandwich, none).tightness
@@ -287,3 +291,31 @@ def test_a_best_subject_whose_larger_side_is_not_positive_at_high_precision_has_
                       confirmed=[PartValue(part, -1.0, 0.0, -1.0, 1e-9)])
     tracker.best[str(part)] = [(-1e17, confirmed)]
     assert best_ratio(shipped, tracker, str(part)) == (None, None, "float64")
+
+
+def test_a_sharp_constants_equality_cases_are_probed_on_the_claim_and_on_each_mutant_of_its_part() -> None:
+    """Y <= 2 X on listed subjects that never reach equality: its 5 % mutant survives a run with no search; the sharp
+    row's equality case (x, y) = (1, 2) kills it (found by that case, confirmed like any subject), and on the claim
+    itself the case is the best ratio, 1. An equality case of a family the claim does not search is a ClaimError."""
+    from theorems.engine.check import check_claim, equality_cases
+    from theorems.engine.errors import ClaimError
+    from theorems.engine.verdict import Verdict
+
+    listed = Listed([(1.0, 1.0), (2.0, 1.0)])
+    label = str(parts(Le(Y_mut, 2 * X_mut))[0])
+
+    def shipped(cases: Any) -> Claim:
+        sharp = Sharp(label, "2", "2", certified=False, attained=cases)
+        return Claim("t.eq", Kind.INEQUALITY, SRC, parts(Le(Y_mut, 2 * X_mut)), subjects=(listed,), sharp=(sharp,))
+
+    with_cases, without = shipped(lambda: [(listed, (1.0, 2.0))]), shipped(None)
+    five = next(m for m in mutations(with_cases, 0)[0] if m.kind == CONSTANT and m.amount == Fraction(1, 20))
+    killed = check_claim(mutant_claim(with_cases, five), NO_SEARCH)
+    assert killed.verdict == Verdict.REFUTED and killed.witness["found_by"] == "equality case of a sharp constant"
+    assert check_claim(mutant_claim(without, five), NO_SEARCH).verdict != Verdict.REFUTED
+    (row,) = check_claim(with_cases, NO_SEARCH).tightness
+    assert row["best_ratio"] == pytest.approx(1.0)
+    stranger = Listed([])
+    stranger.name = "another family"
+    with pytest.raises(ClaimError, match="not one of the claim's subjects"):
+        equality_cases(shipped(lambda: [(stranger, (1.0, 2.0))]))

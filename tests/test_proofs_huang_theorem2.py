@@ -10,6 +10,7 @@ import pytest
 from coq_support import coq_cache, needs_coq
 
 from numerics import coq
+from numerics.backend import mp_backend
 from theorems.engine.budget import Budget
 from theorems.engine.check import check_claim
 from theorems.engine.registry import get
@@ -84,3 +85,34 @@ def test_the_convention_reading_is_proved_the_literal_and_sup_norm_readings_refu
     readings = {r["name"]: r for r in result.to_json()["readings"]}
     assert readings[hcl.CONVENTION]["verdict"] == "proved"
     assert readings["encoder f with norm r read as the sup norm"]["verdict"] == "refuted"
+
+
+def test_the_first_steps_constant_2_is_approached_by_its_equality_cases() -> None:
+    """main_close's Sharp.attained: admissible sphere-encoder chains whose ratio to L delta + 2 eps tends to 1 as the
+    arc shrinks (above 0.9995 at the smallest arc), never above it; there the bound with 1.9 eps fails."""
+    from theorems.engine.check import equality_cases
+    from theorems.engine.probe import evaluate
+    from theorems.engine.search import admissible
+
+    claim = get("huang.theorem2.main_close")
+    families = {f.name: f for f in claim.subjects}
+    ratios = []
+    for name, subject in equality_cases(claim):
+        assert admissible(claim, families[name], subject)
+        (value,) = evaluate(claim, families[name], subject, dps=60)
+        ratios.append(float(value.ratio))
+    assert max(ratios) > 0.9995 and max(ratios) <= 1.0
+    shared = [s for _, s in equality_cases(claim) if s.values["delta"] == 0.0]
+    eps = min(float(s.values["eps"]) for s in shared)
+    (small,) = [s for s in shared if float(s.values["eps"]) == eps]
+    q = families[name].quantities(small, claim.statement[0].free_symbols, mp_backend(60))
+    values = {str(k): v for k, v in q.items()}
+    assert values["main_good_spread"] > values["L_lipschitz"] * values["delta_sigma"] + 1.9 * values["epsilon"]
+
+
+@needs_coq
+def test_the_sharp_constant_2_is_certified_on_both_sides() -> None:
+    from theorems.papers.huang import sharp_constants
+
+    cert = sharp_constants.main_close_sharp()
+    assert cert.ok and cert.complete and all(cert.details["steps"].values())

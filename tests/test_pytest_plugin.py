@@ -73,3 +73,22 @@ def test_xdist_counts_and_runs_the_claims_its_workers_collect(project: pytest.Py
     run = project.runpytest_subprocess("-n", "2", "-m", "not theorems or mine", "-p", "no:cacheprovider")
     assert re.search(r"2 workers \[3 items\]", run.stdout.str()), run.stdout.str()[-3000:]
     run.assert_outcomes(passed=3)
+
+
+def test_pytest_m_theorems_collects_the_claims_reuses_the_verdict_store_and_lists_the_slowest(
+        env_plugin, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    """`pytest -m theorems` collects the claims without the ini switch; the second run answers from the verdict store
+    (its evidence replayed) and says so in the slowest-claims summary; --theorems-fresh searches again."""
+    pytester.makepyfile(my_claims=MINE)
+    env_plugin("my_claims", folder=pytester.path)
+    monkeypatch.setenv("CLCHECK_CACHE", str(pytester.path / "cache"))
+    monkeypatch.setenv("CLCHECK_STORE", "1")
+    args = ("-m", "theorems and mine", "-p", "no:cacheprovider")
+    first = pytester.runpytest_subprocess(*args)
+    first.assert_outcomes(passed=1)
+    assert "slowest 1 claims (0 of 1 reused from the verdict store)" in first.stdout.str()
+    second = pytester.runpytest_subprocess(*args)
+    second.assert_outcomes(passed=1)
+    assert "(1 of 1 reused" in second.stdout.str() and "claims::mine.max_le_lse  (reused)" in second.stdout.str()
+    fresh = pytester.runpytest_subprocess(*args, "--theorems-fresh")
+    assert "(0 of 1 reused" in fresh.stdout.str()

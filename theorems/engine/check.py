@@ -50,7 +50,8 @@ from theorems.engine.rules.table import Judgement
 from theorems.engine.search import admissible, adversarial_search, exhaustive_search, random_search
 from theorems.engine.shrink import shrink
 from theorems.engine.tightness import RATIO, best_ratio, inequality_parts, sharp_report, tightness_search
-from theorems.engine.errors import CulpritError
+from theorems.engine.errors import ClaimError, CulpritError
+from theorems.engine.family import SubjectFamily
 from theorems.engine.experiment import ExperimentOutcome, draw_verdict_map
 from theorems.engine.logic import prefix_json, prefix_text
 from theorems.engine.limits import Interrupted, TimeLimitExceeded, ctrl_c_is_interrupted, short_path, time_limit
@@ -270,10 +271,12 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
     certificates = [timed(c) for c in claim.certificates] + [c.certificate() for c in closed if c.holds]
     tracker = Tracker(claim)
     families = claim.subjects
+    equality = equality_cases(claim)
     for i, family in enumerate(families):
         family = family.for_seed(ctx.seed)
         share = budget.examples // max(1, len(families))
         stream = Stream(ctx.seed, f"{claim.id}/{claim.reading}/family{i}")  # the one seed rule (numerics.seeds)
+        _equality_cases(claim, family, equality, tracker)
         if share > 0 and family.strategy() is not None:
             random_search(claim, family, share, stream.child("random"), tracker)
         exhaustive_search(claim, family, budget.quick, tracker)
@@ -345,6 +348,36 @@ def _(claim: StatementClaim, result: ClaimResult, budget: Budget, ctx: RunContex
 
 
 SPECIAL_WITNESSES = ("parametric", "reach", "closed")  # witnesses without a subject to replay
+
+
+def equality_cases(claim: StatementClaim) -> list[tuple[str, Any]]:
+    """Where the claim's sharp constants are attained (``Sharp.attained``): (family name, subject) pairs. A pair
+    whose family is not one of the claim's is a fault of the claim (ClaimError, named)."""
+    names = {f.name for f in claim.subjects}
+    out: list[tuple[str, Any]] = []
+    for sharp in claim.sharp:
+        if sharp.attained is None:
+            continue
+        for family, subject in sharp.attained():
+            if family.name not in names:
+                raise ClaimError(f"claim {claim.id}: an equality case of the sharp constant {sharp.sharp[:60]!r} is "
+                                 f"a subject of family {family.name!r}, which is not one of the claim's subjects")
+            out.append((family.name, subject))
+    return out
+
+
+def _equality_cases(claim: StatementClaim, family: SubjectFamily, cases: list[tuple[str, Any]],
+                    tracker: Tracker) -> None:
+    """Probe the equality cases that belong to ``family`` (always confirmed; recorded as the search's own subjects,
+    so the tightness search climbs from them)."""
+    for name, subject in cases:
+        if name != family.name:
+            continue
+        if admissible(claim, family, subject):
+            tracker.record(tracker.probe(family, subject, found_by="equality case of a sharp constant", always=True),
+                           adversarial=True)
+        else:
+            tracker.rejected += 1
 
 
 def _adversary_subjects(claim: StatementClaim, seed: int, tracker: Tracker) -> None:

@@ -303,7 +303,11 @@ class Sharp:
     report labels it certified only when they all pass on their whole domain (else it is an estimate) -- and
     ``sides`` -- the part's (smaller, larger) sides with the sharp constant in place of the printed one, as
     expressions over the claim's quantities -- so the report can say how close the search came to the sharp bound
-    (their ratio at the subject with the best ratio)."""
+    (their ratio at the subject with the best ratio). ``attained`` lists where the sharp bound is attained or
+    approached -- its equality cases, as ``(family, subject)`` pairs of the claim's own families (a function, called
+    once per check): the search probes them on the claim, climbs from them, and probes them on every mutant of the
+    part (`clcheck mutate`), so a strengthening that fails only on the equality set is found without a sampler
+    tuned to it. They are subjects like any other: they decide nothing by themselves."""
 
     part: str
     printed: str
@@ -311,6 +315,7 @@ class Sharp:
     certified: bool
     sides: tuple[Any, Any] | None = None
     certificates: tuple[Callable[[], "Certificate"], ...] = ()
+    attained: Callable[[], Sequence[tuple[Any, Any]]] | None = None
 
     def __post_init__(self) -> None:
         if self.certified and not self.certificates:

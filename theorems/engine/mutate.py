@@ -34,7 +34,7 @@ import numpy as np
 import sympy
 
 from numerics.seeds import run_seed
-from theorems.engine.claim import Part, StatementClaim
+from theorems.engine.claim import Part, Sharp, StatementClaim
 from theorems.engine.expression import CONSTANT, DROP, EXPONENT, at, canonical, places, replace, scaled_at
 from theorems.engine.family import SubjectFamily
 from theorems.engine.probe import evaluate
@@ -130,13 +130,17 @@ def mutated_part(part: Part, mutation: Mutation) -> Part:
 
 def mutant_claim(claim: StatementClaim, mutation: Mutation) -> StatementClaim:
     """The claim reduced to the mutated part: its prefix and hypotheses, the part's own hypothesis, its drawn
-    families; nothing that decides it but the search (no certificate, reading, witness or sharp constant)."""
+    families and the equality cases of the part's sharp constants (``Sharp.attained``: subjects the search probes);
+    nothing that decides it but the search (no certificate, reading, witness, or sharp constant's claim)."""
     part = next(p for p in claim.statement if str(p) == mutation.part)
     drawn = tuple(f for f in claim.subjects if f.origin != "learned")
+    mutated = mutated_part(part, mutation)
+    equality = tuple(Sharp(str(mutated), s.printed, s.sharp, certified=False, attained=s.attained)
+                     for s in claim.sharp if s.part == mutation.part and s.attained is not None)
     return dataclasses.replace(
-        claim, id=f"{claim.id}.mutant", statement=(mutated_part(part, mutation),), subjects=drawn,
-        certificates=(), known_refutation=None, readings=(), sharp=(), vacuity=(), unsatisfiable=(), artifacts=(),
-        notation_slip="", derived="", asymptotic=(), parametric=(), reach=(), data_adversary=())
+        claim, id=f"{claim.id}.mutant", statement=(mutated,), subjects=drawn,
+        certificates=(), known_refutation=None, readings=(), sharp=equality, vacuity=(), unsatisfiable=(),
+        artifacts=(), notation_slip="", derived="", asymptotic=(), parametric=(), reach=(), data_adversary=())
 
 
 # -- which way strengthens ---------------------------------------------------------------------------------------

@@ -166,6 +166,7 @@ class ClaimResult:
     readings: list[dict[str, Any]] = field(default_factory=list)
     reading_sensitive: bool = False
     rule: str = ""  # the rule of the verdict authority (theorems.engine.rules) that decided the verdict
+    reused: bool = False  # taken from the verdict store after its evidence replayed (theorems.frontend.store)
 
     @property
     def verdict_label(self) -> str:
@@ -205,3 +206,16 @@ class ClaimResult:
         d["verdict"] = self.verdict.value
         d["part_status"] = {k: PartStatus(v).value for k, v in self.part_status.items()}
         return d
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> "ClaimResult":
+        """The result :meth:`to_json` wrote (the verdict store reads it back): derived fields dropped, the verdict,
+        part statuses and part statistics rebuilt; an unknown field is a KeyError."""
+        d = {k: v for k, v in data.items() if k not in ("undecided", "verdict_label", "marks")}
+        d["verdict"] = Verdict(d["verdict"])
+        d["part_status"] = {k: PartStatus(v) for k, v in d.get("part_status", {}).items()}
+        d["parts"] = [PartStats(**{**p, "informative": Extremes(**p["informative"])}) for p in d.get("parts", [])]
+        unknown = set(d) - {f for f in ClaimResult.__dataclass_fields__}
+        if unknown:
+            raise KeyError(f"unknown result fields {sorted(unknown)}")
+        return ClaimResult(**d)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable, List, Optional
@@ -34,8 +35,8 @@ from theorems.engine.family_check import check_families
 from theorems.engine.mutate import Mutation, mutant_claim
 from theorems.engine.limits import DEFAULT_CLAIM_SECONDS, Interrupted, interrupts_raise
 from theorems.engine.prerequisite import prerequisites_of
-from theorems.engine.registry import (all_claims, get, import_time_limit, papers, proofs_for, registered_plugins,
-                                      structure, unknown_prefixes)
+from theorems.engine.registry import (all_claims, get, import_time_limit, origin, papers, proofs_for,
+                                      registered_plugins, structure, unknown_prefixes)
 from theorems.engine.rules import RULES, ROOMS
 from theorems.engine.rules.compare import ATOL, is_violation, same_margin
 from theorems.engine.rules.gate import gate
@@ -44,14 +45,18 @@ from theorems.engine.reach import replay_row
 from theorems.engine.witness import (read_witness, replay as replay_witness, replay_experiment,
                                      replay_closed, replay_parametric, replay_tightness, witness_files,
                                      write_witness)
+from theorems.engine.check import check_claim
+from theorems.frontend import evaluation as ev
 from theorems.frontend import mutation as mt
 from theorems.frontend import proof_pages as pf
 from theorems.frontend import proof_run as pr
 from theorems.frontend import schedule
+from theorems.frontend import store
 from theorems.frontend.outdir import ReportFolder
 from theorems.frontend.report import evidence, fmt, verdict_counts, verdict_text, write_reports
 from theorems.frontend.runner import Job, default_jobs, execute, write_files
 from theorems.frontend.text import clean, shown
+from theorems.frontend.watch import plugin_files, wait_for_change
 from training.cli import train_command
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -153,8 +158,13 @@ def audit(
     strict: bool = typer.Option(False, "--strict", help="exit 1 on undecided verdicts (untested, inconclusive) too"),
     sources: Optional[Path] = typer.Option(None, "--sources", help="folder of the papers' source files, for the "
                                            "coverage table (default: $CLCHECK_SOURCES or ../shared/papers)"),
+    fresh: bool = typer.Option(False, "--fresh", help="search every claim again (ignore the verdict store)"),
 ) -> None:
     """Check every selected claim; write report.md, report.json and witnesses/; exit 1 on any unexpected verdict.
+
+    An unchanged claim (same statement, hypotheses, families, quantities' source, engine, seed and budget) reuses
+    its stored verdict once its witnesses and best subjects replay (theorems.frontend.store); ``--fresh`` (or
+    CLCHECK_STORE=0) searches every claim.
 
     Every claim runs in a worker process (``--jobs`` of them): a claim that exits, kills its worker
     or hangs past its time limit gets the verdict error and the rest goes on. Ctrl-C (or SIGTERM)
@@ -195,7 +205,8 @@ def audit(
             progress.update(task, description=f"prepared {prerequisite.key}" + (" (failed)" if error else ""))
 
         try:
-            execute([Job(c.id, plan, seed, claim_timeout, cost=expected[c.id]) for c in claims], executor,
+            keep = store.enabled() and not fresh
+            execute([Job(c.id, plan, seed, claim_timeout, cost=expected[c.id], store=keep) for c in claims], executor,
                     processes, address, collect, shared, trained, prerequisite_timeout=claim_timeout)
         except Interrupted as stop:
             interrupted = stop.code
@@ -209,6 +220,10 @@ def audit(
                       coverage=counted)
         report.commit()  # the report and its witnesses, from this run, in place at once
     _print_table(results, seed)
+    reused = sum(r.reused for r in results)
+    if reused:
+        console.print(f"reused from the verdict store (evidence replayed): {reused} of {len(results)} claims; "
+                      "--fresh searches them again")
     if counted == {}:
         console.print("coverage: source files not found")
     console.print(f"reports: {out / 'report.md'} and {out / 'report.json'}")
@@ -569,6 +584,108 @@ def proofs(
     console.print(table)
     console.print(f"report: {out / 'proofs.md'}; {out / 'proofs.json'}; graph: {graph}")
     _exit_on_gate(results.values(), strict=False)
+
+
+@app.command("check")
+@_command
+def check(
+    claim_id: str = typer.Argument(..., help="the claim's id (`clcheck list` shows them)"),
+    profile: str = typer.Option("quick", "--profile", help="search depth: quick (default), audit or deep"),
+    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="seed of every random choice"),
+    fresh: bool = typer.Option(False, "--fresh", help="search again (ignore the verdict store)"),
+    watch: bool = typer.Option(False, "--watch", help="check again whenever a file of the claim's plugin changes "
+                               "(Ctrl-C stops)"),
+    claim_timeout: Optional[float] = typer.Option(None, "--claim-timeout", min=1, max=MAX_TIMEOUT,
+                                                  help=f"seconds (default {DEFAULT_CLAIM_SECONDS:g})"),
+) -> None:
+    """Check one claim, in this process: its verdict, why, its evidence and each part's best ratio -- seconds for a
+    simple inequality at the quick profile. Exit 1 when the verdict fails the gate (as `clcheck audit`)."""
+    claim = get(claim_id)
+    if watch:
+        _watch_check(claim_id, [a for a in sys.argv[1:] if a != "--watch"])
+        return
+    _seconds("--claim-timeout", claim_timeout)
+    from training.device import configure_process, deterministic_kernels  # heavy: torch (1 s)
+
+    configure_process()
+    deterministic_kernels()
+    plan = named_profile(profile)
+    stored = store.reuse(claim, plan, seed, artifacts=False) if store.enabled() and not fresh else None
+    if stored is not None:
+        result = stored[0]
+    else:
+        with console.status(f"checking {claim_id} ({profile} profile, seed {seed}) ..."):
+            result = check_claim(claim, plan, seed=seed, timeout=claim_timeout or DEFAULT_CLAIM_SECONDS)
+        if store.enabled() and not fresh:
+            store.save(claim, plan, seed, result, {}, artifacts=False)
+    v = result.verdict.value
+    console.print(Text(f"{claim_id}: {clean(verdict_text(result), newlines=False)}", style=VERDICT_STYLE.get(v, "")))
+    if result.reason:
+        console.print(f"why: {shown(result.reason[:600])}", highlight=False)
+    console.print(f"evidence: {shown(clean(evidence(result), newlines=False)[:400])}", highlight=False)
+    console.print(f"examples: {result.examples} + {result.adversarial_examples} adversarial, "
+                  f"{result.nontrivial_examples} informative; {result.seconds:.1f} s"
+                  + (" (reused from the verdict store, evidence replayed; --fresh searches again)"
+                     if result.reused else ""), highlight=False)
+    for row in result.tightness:
+        console.print(f"  best ratio of {shown(str(row['part']))}: {fmt(row.get('best_ratio'))}"
+                      + (f" (found by {row['found_by']})" if row.get("found_by") else ""), highlight=False)
+    if result.witness is not None:
+        console.print("witness: `clcheck audit --claim " + claim_id + "` writes it; subject: "
+                      + shown(str(result.witness.get("description", ""))[:300]), highlight=False)
+    if gate(result) == "fail":
+        raise typer.Exit(1)
+
+
+def _watch_check(claim_id: str, argv: list[str]) -> None:
+    """Run `clcheck check` (without --watch) in a fresh process, then again each time the plugin's files change."""
+    files = plugin_files(origin(claim_id) or "")
+    if not files:
+        raise OptionError(f"claim {claim_id}: its plugin's files cannot be found, so there is nothing to watch")
+    try:
+        while True:
+            subprocess.run([sys.executable, "-m", "theorems.frontend.cli", *argv], check=False)
+            console.print(f"[dim]watching {len(files)} file(s) of {origin(claim_id)}; Ctrl-C stops[/dim]")
+            changed = wait_for_change(files)
+            console.print(f"[dim]changed: {', '.join(p.name for p in changed)}[/dim]")
+    except KeyboardInterrupt:
+        console.print("stopped watching")
+
+
+@app.command("eval")
+@_command
+def eval_command(
+    claim_id: str = typer.Argument(..., help="the claim whose families, quantities and parts to use"),
+    family: Optional[str] = typer.Option(None, "--family", help="the family (default: the claim's first)"),
+    subject: Optional[Path] = typer.Option(None, "--subject", help="a witness JSON (a counterexample or a report's "
+                                           "best subject) or a plain subject JSON of --family"),
+    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="the draw, without --subject"),
+    quantity: Optional[List[str]] = typer.Option(None, "--quantity", "-q", help="a quantity to show (repeatable; "
+                                                 "default: every one the claim's parts use)"),
+    dps: int = typer.Option(60, "--dps", min=15, max=10_000, help="mpmath digits"),
+) -> None:
+    """Evaluate quantities and the claim's parts on one subject, in every backend: values, sides, slack, ratio."""
+    claim = get(claim_id)
+    if not isinstance(claim, StatementClaim):
+        raise OptionError(f"claim {claim_id} is not a statement over quantities: nothing to evaluate")
+    result = ev.evaluate_subject(claim, family, subject, seed, list(quantity or []), dps)
+    console.print(f"{claim_id} on {shown(result.origin)}", highlight=False)
+    console.print(f"subject: {shown(result.family.describe(result.subject)[:400])}", highlight=False)
+    table = Table(title="quantities")
+    columns = list(result.quantities[0]) if result.quantities else ["quantity"]
+    for col in columns:
+        table.add_column(col, overflow="fold")
+    for row in result.quantities:
+        table.add_row(*(shown(ev.shown_number(row.get(c))) for c in columns))
+    console.print(table)
+    parts = Table(title=f"parts (sides at {dps} digits; slack = larger side - smaller side)")
+    for col in ("part", "left side", "right side", "slack", "ratio", "float64 ratio", "holds"):
+        parts.add_column(col, overflow="fold")
+    for row in result.parts:
+        parts.add_row(shown(row["part"]), ev.shown_number(row["lhs"]), ev.shown_number(row["rhs"]),
+                      ev.shown_number(row["slack"], 6), ev.shown_number(row["ratio"]),
+                      ev.shown_number(row["float64 ratio"]), "yes" if row["holds"] else "[red]NO[/red]")
+    console.print(parts if result.parts else "no part of the claim applies to this subject")
 
 
 @app.command("rules")

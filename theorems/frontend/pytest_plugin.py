@@ -19,6 +19,7 @@ witness still refuting on replay -- for a claim recorded as refuted. An undecide
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +30,10 @@ from theorems.engine.check import check_claim
 from theorems.engine.limits import DEFAULT_CLAIM_SECONDS
 from theorems.engine.registry import all_claims, get, papers
 from theorems.engine.rules.gate import gate
+from theorems.frontend import store
 
 _ENABLED = pytest.StashKey[bool]()
+_STORE = pytest.StashKey[bool]()  # the verdict store's setting (CLCHECK_STORE) as the session started
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -45,13 +48,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help=f"seconds per claim (default {DEFAULT_CLAIM_SECONDS:g}); past it the claim's verdict is error")
     group.addoption("--theorems-strict", action="store_true", default=False,
                     help="fail undecided claims (untested, inconclusive) instead of skipping them")
+    group.addoption("--theorems-fresh", action="store_true", default=False,
+                    help="search every claim again (by default an unchanged claim reuses the verdict store's "
+                         "entry once its witnesses and best subjects replay)")
+    group.addoption("--theorems-slowest", type=int, default=10,
+                    help="list this many slowest claims at the end (0: none)")
     parser.addini("clcheck_collect_claims", "collect registered clcheck claims as tests", type="bool",
                   default=False)
 
 
 def _enabled(config: pytest.Config) -> bool:
-    """--claims, or the ini switch when pytest was pointed at directories only (not at files)."""
+    """--claims; a marker expression that names ``theorems`` (``pytest -m theorems``, ``-m "theorems and not
+    merad"``); or the ini switch when pytest was pointed at directories only (not at files)."""
     if config.getoption("--claims"):
+        return True
+    if re.search(r"\btheorems\b", config.getoption("markexpr") or ""):
         return True
     if not config.getini("clcheck_collect_claims"):
         return False
@@ -71,6 +82,7 @@ def _collects(config: pytest.Config) -> bool:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "theorems: a registered clcheck claim (its verdict is checked)")
     config.stash[_ENABLED] = _enabled(config)
+    config.stash[_STORE] = store.enabled() and not config.getoption("--theorems-fresh")
     if config.stash[_ENABLED] and _collects(config):
         from training.device import configure_process  # heavy: imports torch (1 s), only when claims are collected
 
@@ -98,9 +110,19 @@ class ClaimItem(pytest.Item):
 
         deterministic_kernels()  # as an audit checks every claim
         budget = profile(self.config.getoption("--theorems-profile"))
-        result = check_claim(get(self.claim_id), budget, seed=self.config.getoption("--theorems-seed"),
-                             timeout=self.config.getoption("--theorems-timeout"))
+        seed = self.config.getoption("--theorems-seed")
+        claim = get(self.claim_id)
+        keep = self.config.stash.get(_STORE, False)  # as the session started: a test's fixture may change the env
+        stored = store.reuse(claim, budget, seed, artifacts=False) if keep else None
+        if stored is not None:
+            result = stored[0]
+        else:
+            result = check_claim(claim, budget, seed=seed, timeout=self.config.getoption("--theorems-timeout"))
+            if keep:
+                store.save(claim, budget, seed, result, {}, artifacts=False)
         self.user_properties.append(("verdict", result.verdict_label))
+        self.user_properties.append(("reused", result.reused))
+        self.user_properties.append(("search_seconds", result.seconds))
         outcome = gate(result, strict=self.config.getoption("--theorems-strict"))
         if outcome == "fail":
             raise ClaimFailure(result.to_json())
@@ -133,6 +155,27 @@ class ClaimCollector(pytest.Collector):
             item.add_marker(claim.paper)
             items.append(item)
         return items
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """The slowest claims (wall seconds of their test, and whether the verdict store answered), for the gate's log."""
+    count = config.getoption("--theorems-slowest", default=0) if config.stash.get(_ENABLED, False) else 0
+    if not count:
+        return
+    rows = []
+    for outcome in ("passed", "failed", "skipped"):
+        for report in terminalreporter.stats.get(outcome, []):
+            if getattr(report, "when", "") == "call" and str(getattr(report, "nodeid", "")).startswith("claims::"):
+                props = dict(getattr(report, "user_properties", []))
+                rows.append((report.duration, report.nodeid, props.get("reused", False)))
+    if not rows:
+        return
+    rows.sort(reverse=True)
+    reused = sum(1 for _, _, r in rows if r)
+    terminalreporter.write_sep("=", f"slowest {min(count, len(rows))} claims ({reused} of {len(rows)} reused from "
+                                    "the verdict store)")
+    for seconds, nodeid, was_reused in rows[:count]:
+        terminalreporter.write_line(f"{seconds:8.2f}s {nodeid}{'  (reused)' if was_reused else ''}")
 
 
 @pytest.hookimpl(wrapper=True)

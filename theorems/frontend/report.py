@@ -105,6 +105,9 @@ def markdown(results: list[ClaimResult], seed: int, budget: dict[str, Any], miss
         "",
         f"Verdicts: {verdict_counts(results)}.",
         "",
+        *([f"Reused from the verdict store, after their witnesses and best subjects replayed: "
+           f"{sum(r.reused for r in results)} of {len(results)} claims (marked *reused*; `--fresh` searches them "
+           "again).", ""] if any(r.reused for r in results) else []),
         "Examples: random + adversarial; informative: subjects on which the check could have failed "
         "(see README, Reading a verdict). Slack and ratio over informative subjects.",
         "",
@@ -115,7 +118,8 @@ def markdown(results: list[ClaimResult], seed: int, budget: dict[str, Any], miss
     for r in results:
         examples = f"{r.examples}+{r.adversarial_examples} adv"
         lines.append(
-            f"| `{cell(r.id)}` | {cell(r.source)} | {r.kind} | **{cell(verdict_text(r))}** | {examples} | {r.nontrivial_examples} | "
+            f"| `{cell(r.id)}` | {cell(r.source)} | {r.kind} | **{cell(verdict_text(r))}**{' *reused*' if r.reused else ''} "
+            f"| {examples} | {r.nontrivial_examples} | "
             f"{fmt(r.informative_min_slack)} | {fmt(r.informative_worst_ratio)} | {evidence(r)} | "
             f"{ {'pass': 'yes', 'undecided': 'undecided', 'fail': 'NO'}[gate(r)]} |"
         )
@@ -127,7 +131,8 @@ def markdown(results: list[ClaimResult], seed: int, budget: dict[str, Any], miss
 
 def _details(r: ClaimResult) -> list[str]:
     out = [f"### `{r.id}` -- {verdict_text(r)}", "", f"Statement: `{r.statement}`", "",
-           f"Source: {r.source}. Time {r.seconds:.1f} s.", ""]
+           f"Source: {r.source}. Time {r.seconds:.1f} s"
+           + (" (the stored check's: reused, its evidence replayed)." if r.reused else "."), ""]
     out += logical_form(r) + [""]
     if r.subjects:
         kinds = ", ".join(f"{name} ({r.subject_kinds.get(name, 'random')}): {n}" for name, n in r.subjects.items())

@@ -27,6 +27,7 @@ from theorems.engine.limits import Interrupted, TimeLimitExceeded, time_limit, w
 from theorems.engine.prerequisite import Prerequisite, unique
 from theorems.engine.registry import get
 from theorems.engine.verdict import ClaimResult
+from theorems.frontend import store
 from theorems.frontend.workers import run_in_workers
 
 Files = dict[str, bytes]
@@ -42,6 +43,7 @@ class Job:
     timeout: float | None = None
     write_artifacts: bool = True
     cost: float = 1.0
+    store: bool = False  # reuse the verdict store's entry when its evidence replays; keep this check's result
 
 
 def run_job(job: Job) -> tuple[ClaimResult, Files]:
@@ -52,11 +54,16 @@ def run_job(job: Job) -> tuple[ClaimResult, Files]:
     deterministic_kernels()
     with time_limit(job.timeout, "loading the claim's plugin"):  # where the plugin is not imported yet (Ray)
         claim = get(job.claim_id)
+    stored = store.reuse(claim, job.budget, job.seed, job.write_artifacts) if job.store else None
+    if stored is not None:
+        return stored
     with tempfile.TemporaryDirectory(prefix="clcheck-") as tmp:
         folder = Path(tmp)
         result = check_claim(claim, job.budget, seed=job.seed, artifact_dir=folder if job.write_artifacts else None,
                              timeout=job.timeout)
         files = {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    if job.store:
+        store.save(claim, job.budget, job.seed, result, files, job.write_artifacts)
     return result, files
 
 

@@ -23,6 +23,7 @@ from theorems.papers.huang import experiments as huang_experiments
 from theorems.papers.huang import certificates as proofs
 from theorems.papers.huang import readings as other_readings
 from theorems.papers.huang import sharp_constants
+from theorems.papers.huang import equality_cases
 from theorems.papers.huang import full_proofs
 from theorems.papers.huang import lemma1_proof
 from theorems.papers.huang import theorem2_proof
@@ -276,6 +277,8 @@ PLUGIN.claim(Claim(
              "backend); L_1 = sum_i (1 - C_ii)^2.",
 ))
 
+THEOREM4_TABLES = augmented_family(encoder="table", classes=(2, 4))
+
 PLUGIN.claim(Claim(
     id="huang.theorem4", kind=Kind.INEQUALITY, cost=10,
     prefix=(encoder("Lipschitz encoders with values in R^d"), forall("L", "L >= the Lipschitz constant of f"), DATA,
@@ -294,7 +297,7 @@ PLUGIN.claim(Claim(
                     labels=["mu_k^T mu_l <= sqrt(2/(p_k p_l) (L_2 + tau - (d - K)/2))"]),
     assumptions=(K_PAIR,),
     subjects=(augmented_family(classes=(2, 4)), augmented_family(norm="coord", inputs="clustered", classes=(2, 4)),
-              augmented_family(encoder="table", classes=(2, 4)), LEARNED_BT),
+              THEOREM4_TABLES, LEARNED_BT),
     certificates=(full_proofs.theorem4_coq,),
     # two sharp constants of the one part, each over its own domain (the report lists every row of a part): c = 1
     # over every matrix C (the proof's chain; attained by C = (I + M)/2, not an encoder's) and c = 3/4 over
@@ -312,7 +315,8 @@ PLUGIN.claim(Claim(
                  certified=True,
                  sides=(aq.th4_dot, sqrt(Float(0.75, 40) / (aq.th4_pk * aq.th4_pl)
                                          * (aq.L2_cc + aq.tau_bt - (aq.d_dim - aq.K_cls) / 2))),
-                 certificates=(sharp_constants.theorem4_encoder_sharp,))),
+                 certificates=(sharp_constants.theorem4_encoder_sharp,),
+                 attained=lambda: equality_cases.theorem4_encoder_extremal(THEOREM4_TABLES))),
     artifacts=(sharp_constants.write_artifact,),
     encoding="tau = ||C - sum_k p_k mu_k mu_k^T||^2, the smallest tau the hypothesis allows (a larger tau "
              "only weakens the bound); tested at the pair k != l with the largest mu_k^T mu_l - bound. The "
@@ -489,6 +493,10 @@ PLUGIN.claim(Claim(
     subjects=THEOREM2_FAMILIES,
     adversarial=False,
     certificates=(full_proofs.main_close_coq,),
+    sharp=(Sharp(MAIN_SPREAD_LABEL, "2 eps", "2 eps: approached by a chain of chords of a shrinking arc (x's views at "
+                 "angles 0, a; y's at a + b, 2a + b), never attained on the sphere (upper side Coq, lower side an "
+                 "exact limit)", certified=True, certificates=(sharp_constants.main_close_sharp,),
+                 attained=lambda: equality_cases.main_close_chain(THEOREM2_FAMILIES[1])),),
     encoding="The standard argument for the step: for x, y in C^0_k, d_A(x, y) <= delta gives x' in A(x), y' in "
              "A(y) with ||x' - y'|| <= delta, so ||f(x') - f(y')|| <= L delta; x, y in S_eps give ||f(x1) - f(x')|| "
              "<= eps and ||f(y') - f(y1)|| <= eps; the triangle inequality. L = the Lipschitz constant of f on "

@@ -552,6 +552,29 @@ def theorem1_sharp_constant(eta_sq: sympy.Expr = A_SIZE) -> Certificate:
                  "assumptions": coq_upper.details.get("assumptions"), "reason": coq_upper.details.get("reason")}})
 
 
+def main_close_sharp() -> Certificate:
+    """Theorem 2's first step with the constant 2 of eps, sharp. Upper side: Coq (full_proofs.main_close_coq). Lower
+    side: the chain of :func:`theorems.papers.huang.equality_cases.main_close_chain` with b = 0 (x and y share the
+    view at angle a, delta = 0, L = 1) needs the constant chord(2a)/chord(a) = sin(a)/sin(a/2) -> 2 as a -> 0+
+    (exact sympy limit)."""
+    start = time.perf_counter()
+    upper = full_proofs.main_close_coq()
+    a = symbols("a", positive=True)
+    needed = sympy.sin(a) / sympy.sin(a / 2)  # chord(2a)/chord(a), chord(t) = 2 sin(t/2)
+    limit = sympy.limit(needed, a, 0, "+")
+    below = sympy.simplify(needed - 2 * sympy.cos(a / 2)) == 0  # below 2 at every a > 0: approached, not attained
+    steps = {"||f(x1) - f(y1)|| <= L delta + 2 eps (Coq)": upper.ok, "chain needs sin(a)/sin(a/2) -> 2 (sympy)":
+             sympy.simplify(limit - 2) == 0, "sin(a)/sin(a/2) = 2 cos(a/2) (sympy)": below}
+    return Certificate(
+        method="coq (upper side) + sympy (exact limit of the chain)",
+        statement="||f(x1) - f(y1)|| <= L delta + c eps holds for c = 2 and for no smaller c: unit-norm views at the "
+                  "angles 0, a (x) and a, 2a (y; shared view, delta = 0, L = 1) need c = 2 cos(a/2) -> 2 as a -> 0+",
+        domain="upper side: every encoder with a Lipschitz constant L on the augmented inputs, every delta, eps >= 0 "
+               "(Coq); lower side: sphere encoders f(x') = x'/||x'|| on unit-circle inputs, every a in (0, pi)",
+        ok=bool(all(steps.values())), seconds=time.perf_counter() - start, parts=(), complete=True,
+        details={"steps": steps, "coq": {"ok": upper.ok, "reason": upper.details.get("reason")}})
+
+
 PLUGIN.step_certificate("huang.trace_identity_all_sizes", trace_identity_all_sizes)
 PLUGIN.step_certificate("huang.trace_bound_sharp", trace_bound_sharp)
 PLUGIN.step_certificate("huang.trace_bound_printed", lambda: trace_bound_sharp(sympy.Integer(1)))
