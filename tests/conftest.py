@@ -13,6 +13,8 @@ pytest_plugins = ["pytester"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--slow", action="store_true", default=False,
+                     help="run the tests of tests/slow_tests.txt too (the README's command leaves them to CI)")
     parser.addoption("--only-rule", default=None,
                      help="run only the tests marked @rule(NAME) (tests/rule_breakages.py tries these first)")
 
@@ -81,15 +83,36 @@ def env_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Call
     _forget_modules(declared)
 
 
+SLOW_LIST = Path(__file__).with_name("slow_tests.txt")
+
+
+def _slow_tests() -> set[str]:
+    lines = SLOW_LIST.read_text().splitlines() if SLOW_LIST.exists() else []
+    return {line.strip() for line in lines if line.strip() and not line.startswith("#")}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The search-power test runs only when selected (``-m search_power``; CI does): several minutes of audits.
-    ``--only-rule NAME`` keeps only the tests marked ``@rule(NAME)``."""
+    """The tests of ``slow_tests.txt`` are marked ``slow``: a run pointed at directories only (the README's test
+    command) skips them unless its marker expression names ``slow`` (CI's ``pytest -m slow``) or ``--slow`` is
+    given; a test named by its file or id runs. The search-power test runs only when selected (``-m
+    search_power``; CI does): several minutes of audits. ``--only-rule NAME`` keeps only the tests marked
+    ``@rule(NAME)``."""
     name = config.getoption("--only-rule")
     if name is not None:
         kept = [i for i in items if any(name in m.args for m in i.iter_markers("rule"))]
         config.hook.pytest_deselected(items=[i for i in items if i not in kept])
         items[:] = kept
-    if "search_power" in (config.getoption("markexpr") or ""):
+    slow = _slow_tests()
+    markexpr = config.getoption("markexpr") or ""
+    whole = all("::" not in a and Path(a).is_dir() for a in config.args) and "slow" not in markexpr \
+        and not config.getoption("--slow")
+    later = pytest.mark.skip(reason="slow: CI runs it with `pytest -m slow` (or run it with --slow, or by its file)")
+    for item in items:
+        if item.nodeid.split("[")[0] in slow:
+            item.add_marker(pytest.mark.slow)
+            if whole:
+                item.add_marker(later)
+    if "search_power" in markexpr:
         return
     skip = pytest.mark.skip(reason="the thin-mutant search test runs with -m search_power (several minutes; CI runs it)")
     for item in items:

@@ -7,8 +7,9 @@ breakage that changes no behaviour is marked ``equivalent`` with the reason, and
     python tests/rule_breakages.py            # every breakage, two at a time
     python tests/rule_breakages.py --only compare.violation --jobs 1
 
-Each breakage runs in a copy of the ``theorems`` package put first on ``PYTHONPATH`` (the working tree is
-never edited). Exit 0 when every breakage is caught and every equivalent one passes; 1 otherwise.
+Each breakage runs in a copy of the ``theorems`` and ``numerics`` packages put first on the path (the working tree
+is never edited), in a fork of the runner: the third-party libraries are imported once (``PRELOAD``), clcheck's own
+packages and the test modules afresh from the copy in each fork (the canary checks that they are). Exit 0 when every breakage is caught and every equivalent one passes; 1 otherwise.
 """
 
 from __future__ import annotations
@@ -16,11 +17,9 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -488,38 +487,132 @@ def applies(b: Breakage) -> str | None:
     return None if count == 1 else f"the text to replace occurs {count} times in {b.file}"
 
 
+#: the third-party modules every rule test imports, loaded once by the runner: each breakage's pytest runs in a fork
+#: of it (the theorems, numerics and training packages and the test modules are imported afresh from the copy)
+PRELOAD = ("numpy", "scipy", "scipy.special", "scipy.stats", "sympy", "mpmath", "hypothesis", "pytest", "typer",
+           "rich", "networkx", "torch", "xdist")
+FRESH = ("theorems", "numerics", "training", "conftest", "coq_support", "rule_breakages", "thin_mutants")
+
+
+def _preload() -> None:
+    import importlib  # noqa: PLC0415 - only the runner's own process needs it
+
+    for name in PRELOAD:
+        try:
+            importlib.import_module(name)
+        except ImportError:  # an optional one: the child imports what it needs
+            continue
+
+
+def _prepare(b: Breakage, tmp: str) -> None:
+    """The copy of the packages with ``b`` applied, in ``tmp``."""
+    shutil.copytree(ROOT / "theorems", Path(tmp) / "theorems",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.v", "witnesses"))
+    shutil.copytree(ROOT / "numerics", Path(tmp) / "numerics", ignore=shutil.ignore_patterns("__pycache__"))
+    for kept in ("witnesses", "coq"):  # package data some imports read: linked, not copied
+        for src in (ROOT / "theorems").rglob(kept):
+            dst = Path(tmp) / src.relative_to(ROOT)
+            if src.is_dir() and not dst.exists():
+                dst.symlink_to(src)
+    target = Path(tmp) / b.file
+    target.write_text(target.read_text().replace(b.old, b.new, 1))
+
+
+def _command(b: Breakage, only_rule: bool) -> list[str]:
+    args = ["-q", "-x", "-p", "no:cacheprovider", "-p", "no:xdist", "--rootdir", str(ROOT), "-c",
+            str(ROOT / "pyproject.toml"), "-W", "ignore", *_selection(b)]
+    return args + (["--only-rule", b.rule] if only_rule else [])
+
+
+def _fork_pytest(args: list[str], tmp: str, out: Path) -> int:
+    """Start pytest ``args`` in a fork whose ``theorems`` and ``numerics`` come from ``tmp``; its output to ``out``."""
+    pid = os.fork()
+    if pid:
+        return pid
+    code = 3
+    try:
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+        os.chdir(tmp)
+        os.environ.update(PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1",
+                          PYTHONPATH=tmp + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        sys.dont_write_bytecode = True
+        sys.path.insert(0, tmp)
+        for name in [m for m in sys.modules if m.split(".")[0] in FRESH or m.split(".")[0].startswith("test_")]:
+            del sys.modules[name]
+        import pytest  # noqa: PLC0415 - preloaded: the fork's own reference
+
+        code = int(pytest.main(args))
+    except BaseException:  # noqa: BLE001 - anything that stops pytest is "could not run"
+        code = 3
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+@dataclass
+class _Running:
+    breakage: Breakage
+    tmp: tempfile.TemporaryDirectory
+    out: Path
+    only_rule: bool
+    start: float
+
+
+def run_all(breakages: list[Breakage], jobs: int, timeout: float = 600.0) -> list[Outcome]:
+    """Each breakage's rule tests in a fork of this process (``jobs`` at once): the rows pinned to its rule first
+    (fast), then, if they do not catch it, every test the breakage names."""
+    _preload()
+    outcomes: dict[int, Outcome] = {}
+    queue = list(enumerate(breakages))
+    running: dict[int, tuple[int, _Running]] = {}
+
+    def start(index: int, b: Breakage, only_rule: bool, tmp: tempfile.TemporaryDirectory | None = None,
+              began: float | None = None) -> None:
+        if tmp is None:
+            tmp = tempfile.TemporaryDirectory(prefix="rule-breakage-")
+            _prepare(b, tmp.name)
+        out = Path(tmp.name) / f"pytest-{int(only_rule)}.out"
+        pid = _fork_pytest(_command(b, only_rule), tmp.name, out)
+        running[pid] = (index, _Running(b, tmp, out, only_rule, began or time.perf_counter()))
+
+    while queue or running:
+        while queue and len(running) < max(1, jobs):
+            index, b = queue.pop(0)
+            problem = applies(b)
+            if problem:
+                outcomes[index] = Outcome(b, False, 0.0, problem)
+                continue
+            start(index, b, only_rule=not b.rule.startswith("guarantee."))
+        if not running:
+            continue
+        pid, status = os.waitpid(-1, os.WNOHANG)
+        if pid == 0:
+            for child, (index, r) in list(running.items()):
+                if time.perf_counter() - r.start > timeout:
+                    os.kill(child, 9)
+            time.sleep(0.02)
+            continue
+        index, r = running.pop(pid)
+        code = os.waitstatus_to_exitcode(status)
+        last = (r.out.read_text(errors="replace").strip().splitlines() or [""])[-1]
+        if r.only_rule and code != 1:  # the pinned rows did not catch it: every test the breakage names
+            start(index, r.breakage, only_rule=False, tmp=r.tmp, began=r.start)
+            continue
+        seconds = time.perf_counter() - r.start
+        r.tmp.cleanup()
+        if code not in (0, 1):
+            outcomes[index] = Outcome(r.breakage, False, seconds, f"pytest could not run (exit {code}): {last}")
+        else:
+            outcomes[index] = Outcome(r.breakage, code == 1, seconds, last)
+    return [outcomes[i] for i in range(len(breakages))]
+
+
 def run_one(b: Breakage) -> Outcome:
     """Apply ``b`` in a copy of the theorems package and run the rule tests against it."""
-    start = time.perf_counter()
-    problem = applies(b)
-    if problem:
-        return Outcome(b, False, 0.0, problem)
-    with tempfile.TemporaryDirectory(prefix="rule-breakage-") as tmp:
-        shutil.copytree(ROOT / "theorems", Path(tmp) / "theorems",
-                        ignore=shutil.ignore_patterns("__pycache__", "*.v", "witnesses"))
-        shutil.copytree(ROOT / "numerics", Path(tmp) / "numerics", ignore=shutil.ignore_patterns("__pycache__"))
-        for kept in ("witnesses", "coq"):  # package data some imports read: linked, not copied
-            for src in (ROOT / "theorems").rglob(kept):
-                dst = Path(tmp) / src.relative_to(ROOT)
-                if src.is_dir() and not dst.exists():
-                    dst.symlink_to(src)
-        target = Path(tmp) / b.file
-        target.write_text(target.read_text().replace(b.old, b.new, 1))
-        env = {**os.environ, "PYTHONPATH": tmp + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               "PYTHONDONTWRITEBYTECODE": "1", "OMP_NUM_THREADS": "1"}  # one thread each, as an audit's workers
-        # run from the copy's folder: `python -m` puts the working directory first on sys.path
-        command = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:xdist",
-                   "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"), "-W", "ignore", *_selection(b)]
-        proc = None
-        if not b.rule.startswith("guarantee."):  # the rows pinned to the rule first (fast); if they do not catch it,
-            proc = subprocess.run(command + ["--only-rule", b.rule], cwd=tmp, env=env, capture_output=True, text=True,
-                                  timeout=600)  # every test the breakage names
-        if proc is None or proc.returncode != 1:
-            proc = subprocess.run(command, cwd=tmp, env=env, capture_output=True, text=True, timeout=600)
-    last = (proc.stdout.strip().splitlines() or [""])[-1]
-    if proc.returncode not in (0, 1):
-        return Outcome(b, False, time.perf_counter() - start, f"pytest could not run (exit {proc.returncode}): {last}")
-    return Outcome(b, proc.returncode == 1, time.perf_counter() - start, last)
+    return run_all([b], 1)[0]
 
 
 def _selection(b: Breakage) -> list[str]:
@@ -555,8 +648,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"the canary breakage was not caught ({canary.detail}): the rule tests do not import the patched copy",
               file=sys.stderr)
         return 2
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        outcomes = list(pool.map(run_one, chosen))
+    outcomes = run_all(chosen, args.jobs)
     for o in outcomes:
         status = ("caught" if o.caught else "SURVIVED") if not o.breakage.equivalent else \
             ("equivalent (passes)" if not o.caught else "EQUIVALENT BUT CAUGHT")

@@ -3,9 +3,9 @@
 Each mutant keeps one part of a shipped claim, its subject families and hypotheses, and moves one constant
 just past the value where the inequality stops holding; its *twin* moves the same constant 2-5 % to the safe
 side, where the statement is still true. A search with the power the checker promises refutes every mutant on
-every audit seed and never its twin. ``tests/test_search_power.py`` checks that at the audit profile for seeds
-0-4; ``benchmarks/run.py --only search`` measures the fraction refuted and the time to the first refutation
-against the search without the tightness pass.
+every audit seed and never its twin. ``benchmarks/run.py --only search`` measures the fraction refuted and the time
+to the first refutation against the search without the tightness pass. (The search-power test,
+``tests/test_search_power.py``, takes its cases from `clcheck mutate` instead: issue 40.)
 
 Test data about the shipped claims, kept with the tests: the tests import it from here (none imports
 ``benchmarks/``), and ``benchmarks/bench_search.py`` puts ``tests/`` on its path to read it.
