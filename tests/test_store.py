@@ -26,10 +26,13 @@ PLUGIN = textwrap.dedent('''
     from theorems import Claim, Kind, parts, Plugin, Source, quantity
     from theorems.subjects import Family, Scalar
 
+    def _identity(v):
+        return v * HELPER_FACTOR
+
     @quantity(range=(0, None))
     def X_st(s, xp):
         """the drawn value"""
-        return s.x
+        return _identity(s.x)
 
     SCALARS = Family("scalars in [0.1, 10]", dims={}, parts={"x": Scalar(0.1, 10.0)}, quantities=(X_st,))
     PLUGIN = Plugin()
@@ -49,9 +52,10 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def _load(folder: Path, constant: str) -> registry.Registry:
-    """A fresh copy of the registry with the plugin as written now (CONSTANT_A = ``constant``)."""
-    (folder / "store_claims.py").write_text(PLUGIN.replace("CONSTANT_A", constant))
+def _load(folder: Path, constant: str, helper: str = "1") -> registry.Registry:
+    """A fresh copy of the registry with the plugin as written now (CONSTANT_A = ``constant``, the helper's factor
+    ``helper``)."""
+    (folder / "store_claims.py").write_text(PLUGIN.replace("CONSTANT_A", constant).replace("HELPER_FACTOR", helper))
     sys.modules.pop("store_claims", None)
     fresh = registry.Registry()
     fresh.load_plugin("store_claims", "st")
@@ -81,14 +85,16 @@ def test_a_second_audit_reuses_every_unchanged_verdict_and_an_edit_searches_only
     assert "*reused*" in (cache / "second" / "report.md").read_text()
 
 
-def test_the_fingerprint_changes_with_the_claims_own_declaration_only(cache) -> None:
-    def prints(constant: str) -> dict[str, str]:
-        with registry.isolated(_load(cache, constant)) as reg:
+def test_the_fingerprint_changes_with_the_claims_own_declaration_and_the_helpers_it_uses(cache) -> None:
+    def prints(constant: str, helper: str = "1") -> dict[str, str]:
+        with registry.isolated(_load(cache, constant, helper)) as reg:
             return {c: claim_fingerprint(reg.get(c), "store_claims") for c in ("st.holds", "st.fails")}
 
     two, again, three = prints("Rational(2)"), prints("Rational(2)"), prints("Rational(3)")
     assert two == again
     assert two["st.holds"] != three["st.holds"] and two["st.fails"] == three["st.fails"]
+    helper = prints("Rational(2)", helper="1.0")  # a helper the quantity calls, edited: both claims use it
+    assert helper["st.holds"] != two["st.holds"] and helper["st.fails"] != two["st.fails"]
 
 
 @pytest.mark.parametrize("tamper", ["witness holds", "best ratio", "certificate", "other seed"])
@@ -129,3 +135,18 @@ def test_an_error_is_never_stored_and_an_unreadable_entry_is_a_miss(cache) -> No
         result.verdict = Verdict.ERROR
         store.save(claim, budget, 0, result, {}, artifacts=False)
         assert not store._path("st.holds").exists()
+
+
+def test_a_check_leaves_the_claims_fingerprint_as_it_was() -> None:
+    """The key is the same before and after a check in one process (a walk that took a temporary's reused id for
+    an object seen before gave merad.lemma7.steps another key after its check), and the same in another order."""
+    from theorems.engine.budget import Budget
+    from theorems.engine.check import check_claim
+    from theorems.engine.registry import get, origin
+
+    tiny = Budget(examples=6, adversarial_starts=1, adversarial_steps=5, shrink_tries=5, quick=True)
+    claims = [get("merad.lemma7.steps"), get("merad.lse.max_bounds")]
+    before = [claim_fingerprint(c, origin(c.id) or "") for c in claims]
+    for c in claims:
+        check_claim(c, tiny)
+    assert [claim_fingerprint(c, origin(c.id) or "") for c in reversed(claims)] == before[::-1]

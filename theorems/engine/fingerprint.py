@@ -5,8 +5,9 @@ readings, families, quantities, certificates, sharp rows, every nested value -- 
 
 * every plain value (text, numbers, sympy expressions, arrays) as it is;
 * every function, class or method it reaches by its **own source** when it is defined in the module that declared
-  the claim (so editing one claim's declaration changes that claim's fingerprint only), and by the **whole source
-  file** of its module otherwise (a quantity's formula, a family, a certificate: an edit anywhere in that file
+  the claim -- with the functions of that module it calls, transitively (so editing one claim's declaration changes
+  that claim's fingerprint only, and editing a helper it uses changes it too) -- and by the **whole source file** of
+  its module otherwise (a quantity's formula, a family, a certificate: an edit anywhere in that file
   changes every claim that uses something from it -- conservative, never stale);
 * the plugin package's data files (Coq scripts, recorded witnesses: anything under the package folder that is not
   Python, Markdown or a cache); a plugin that is a single module has none.
@@ -85,6 +86,17 @@ def _package_data(package: str) -> str:
                       and "__pycache__" not in p.parts and "pages" not in p.parts)
 
 
+def _names(code: Any) -> set[str]:
+    """The global names a code object and the code nested in it (lambdas, comprehensions) refer to."""
+    if code is None:
+        return set()
+    out = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            out |= _names(const)
+    return out
+
+
 def _order(item: Any) -> str:
     """A stable sort key for a set's items (a sympy symbol's repr omits its assumptions: srepr)."""
     return sympy.srepr(item) if isinstance(item, sympy.Basic) else repr(item)
@@ -118,6 +130,11 @@ class _Hasher:
                     self.walk(cell.cell_contents)
                 except ValueError:  # an empty cell
                     continue
+            scope = getattr(obj, "__globals__", None) or {}
+            for name in sorted(_names(getattr(obj, "__code__", None))):  # the module's own helpers it calls
+                target = scope.get(name)
+                if callable(target) and getattr(target, "__module__", None) == self.home:
+                    self.walk(target)
             return
         self.modules.add(module)
         self.add("code", f"{module}.{getattr(obj, '__qualname__', '')}")
@@ -177,8 +194,12 @@ class _Hasher:
                 self.walk(getattr(obj, f.name), depth + 1)
             return
         state = getattr(obj, "__dict__", None)
-        if isinstance(state, dict):
-            self.walk({k: v for k, v in state.items() if not k.startswith("_cache")}, depth + 1)
+        if isinstance(state, dict):  # walked in place: a temporary copy's id could be reused by the next one
+            kept = sorted(k for k in state if not k.startswith("_cache"))
+            self.add("state", str(len(kept)))
+            for key in kept:
+                self.add("attr", key)
+                self.walk(state[key], depth + 1)
         else:
             self.add("opaque", type(obj).__qualname__)
 

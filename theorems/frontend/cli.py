@@ -158,7 +158,8 @@ def audit(
     strict: bool = typer.Option(False, "--strict", help="exit 1 on undecided verdicts (untested, inconclusive) too"),
     sources: Optional[Path] = typer.Option(None, "--sources", help="folder of the papers' source files, for the "
                                            "coverage table (default: $CLCHECK_SOURCES or ../shared/papers)"),
-    fresh: bool = typer.Option(False, "--fresh", help="search every claim again (ignore the verdict store)"),
+    fresh: bool = typer.Option(False, "--fresh", help="search every claim again (the verdict store is not read; "
+                               "its entries are replaced)"),
 ) -> None:
     """Check every selected claim; write report.md, report.json and witnesses/; exit 1 on any unexpected verdict.
 
@@ -205,8 +206,9 @@ def audit(
             progress.update(task, description=f"prepared {prerequisite.key}" + (" (failed)" if error else ""))
 
         try:
-            keep = store.enabled() and not fresh
-            execute([Job(c.id, plan, seed, claim_timeout, cost=expected[c.id], store=keep) for c in claims], executor,
+            keep = store.enabled()
+            execute([Job(c.id, plan, seed, claim_timeout, cost=expected[c.id], store=keep, fresh=fresh) for c in claims],
+                    executor,
                     processes, address, collect, shared, trained, prerequisite_timeout=claim_timeout)
         except Interrupted as stop:
             interrupted = stop.code
@@ -610,14 +612,15 @@ def check(
     configure_process()
     deterministic_kernels()
     plan = named_profile(profile)
+    entry_key = store.key(claim, plan, seed, artifacts=False) if store.enabled() else None  # before the check
     stored = store.reuse(claim, plan, seed, artifacts=False) if store.enabled() and not fresh else None
     if stored is not None:
         result = stored[0]
     else:
         with console.status(f"checking {claim_id} ({profile} profile, seed {seed}) ..."):
             result = check_claim(claim, plan, seed=seed, timeout=claim_timeout or DEFAULT_CLAIM_SECONDS)
-        if store.enabled() and not fresh:
-            store.save(claim, plan, seed, result, {}, artifacts=False)
+        if entry_key is not None:
+            store.save(claim, plan, seed, result, {}, artifacts=False, entry_key=entry_key)
     v = result.verdict.value
     console.print(Text(f"{claim_id}: {clean(verdict_text(result), newlines=False)}", style=VERDICT_STYLE.get(v, "")))
     if result.reason:

@@ -86,7 +86,7 @@ def _collects(config: pytest.Config) -> bool:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "theorems: a registered clcheck claim (its verdict is checked)")
     config.stash[_ENABLED] = _enabled(config)
-    config.stash[_STORE] = store.enabled() and not config.getoption("--theorems-fresh")
+    config.stash[_STORE] = store.enabled()
     if config.stash[_ENABLED] and _collects(config):
         from training.device import configure_process  # heavy: imports torch (1 s), only when claims are collected
 
@@ -117,13 +117,15 @@ class ClaimItem(pytest.Item):
         seed = self.config.getoption("--theorems-seed")
         claim = get(self.claim_id)
         keep = self.config.stash.get(_STORE, False)  # as the session started: a test's fixture may change the env
-        stored = store.reuse(claim, budget, seed, artifacts=False) if keep else None
+        fresh = self.config.getoption("--theorems-fresh")
+        entry_key = store.key(claim, budget, seed, artifacts=False) if keep else None  # before the check
+        stored = store.reuse(claim, budget, seed, artifacts=False) if keep and not fresh else None
         if stored is not None:
             result = stored[0]
         else:
             result = check_claim(claim, budget, seed=seed, timeout=self.config.getoption("--theorems-timeout"))
-            if keep:
-                store.save(claim, budget, seed, result, {}, artifacts=False)
+            if entry_key is not None:
+                store.save(claim, budget, seed, result, {}, artifacts=False, entry_key=entry_key)
         self.user_properties.append(("verdict", result.verdict_label))
         self.user_properties.append(("reused", result.reused))
         self.user_properties.append(("search_seconds", result.seconds))

@@ -43,7 +43,8 @@ class Job:
     timeout: float | None = None
     write_artifacts: bool = True
     cost: float = 1.0
-    store: bool = False  # reuse the verdict store's entry when its evidence replays; keep this check's result
+    store: bool = False  # keep this check's result in the verdict store, and reuse its entry when its evidence replays
+    fresh: bool = False  # with store: search anyway (the result still replaces the entry)
 
 
 def run_job(job: Job) -> tuple[ClaimResult, Files]:
@@ -54,7 +55,8 @@ def run_job(job: Job) -> tuple[ClaimResult, Files]:
     deterministic_kernels()
     with time_limit(job.timeout, "loading the claim's plugin"):  # where the plugin is not imported yet (Ray)
         claim = get(job.claim_id)
-    stored = store.reuse(claim, job.budget, job.seed, job.write_artifacts) if job.store else None
+    entry_key = store.key(claim, job.budget, job.seed, job.write_artifacts) if job.store else None  # before the check
+    stored = store.reuse(claim, job.budget, job.seed, job.write_artifacts) if job.store and not job.fresh else None
     if stored is not None:
         return stored
     with tempfile.TemporaryDirectory(prefix="clcheck-") as tmp:
@@ -63,7 +65,7 @@ def run_job(job: Job) -> tuple[ClaimResult, Files]:
                              timeout=job.timeout)
         files = {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
     if job.store:
-        store.save(claim, job.budget, job.seed, result, files, job.write_artifacts)
+        store.save(claim, job.budget, job.seed, result, files, job.write_artifacts, entry_key)
     return result, files
 
 

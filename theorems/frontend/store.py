@@ -76,12 +76,13 @@ def _certificates_digest(result: dict[str, Any]) -> str:
 
 
 def save(claim: AnyClaim, budget: Budget, seed: int, result: ClaimResult, files: dict[str, bytes],
-         artifacts: bool = True) -> None:
-    """Keep ``result`` (and the files its check wrote) as the claim's entry; an error is not kept."""
+         artifacts: bool = True, entry_key: str | None = None) -> None:
+    """Keep ``result`` (and the files its check wrote) as the claim's entry; an error is not kept. ``entry_key``: the
+    key taken before the check (a check may fill caches on the objects the fingerprint walks)."""
     if result.verdict == Verdict.ERROR:
         return
     data = result.to_json()
-    entry = {"format": FORMAT, "key": key(claim, budget, seed, artifacts), "claim": claim.id, "result": data,
+    entry = {"format": FORMAT, "key": entry_key or key(claim, budget, seed, artifacts), "claim": claim.id, "result": data,
              "certificates": _certificates_digest(data),
              "files": {name: base64.b64encode(blob).decode() for name, blob in files.items()}}
     try:
