@@ -4,7 +4,9 @@ The subject is a witness file's (a counterexample's, or a tightness row's best s
 plain subject JSON (``{"dims": ..., "values": ...}``) of a named family, or a seeded draw of a family. Each
 quantity is evaluated in every backend -- float64, mpmath at ``dps`` digits, torch (float64, when installed) --
 and each applicable part of the claim gives its two sides, its slack (larger side - smaller side) and its ratio
-(smaller side / larger side), in float64 and at ``dps`` digits. Nothing here decides anything: these are numbers.
+(smaller side / larger side), in float64 and at ``dps`` digits, and whether it holds there by the one tolerance
+rule (rules.compare.is_violation; a single subject at ``dps`` digits, not a confirmed counterexample: `clcheck
+check` and `clcheck audit` decide).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from theorems.engine.errors import InputFileError, OptionError, WitnessError
 from theorems.engine.evaluate import applicable_parts
 from theorems.engine.family import SubjectFamily
 from theorems.engine.probe import evaluate
+from theorems.engine.rules.compare import is_violation
 from theorems.engine.search import sample_subjects
 from theorems.engine.witness import family_by_name, witness_subject
 
@@ -113,7 +116,8 @@ def part_rows(claim: StatementClaim, family: SubjectFamily, subject: Any, dps: i
         small, large = h.sides
         rows.append({"part": str(f.part), "relation": str(f.part.relation), "lhs": h.lhs, "rhs": h.rhs,
                      "slack": large - small, "ratio": h.ratio, "float64 slack": float(f.slack),
-                     "float64 ratio": f.ratio, "holds": not (h.margin > 0), "undefined": h.undefined or ""})
+                     "float64 ratio": f.ratio, "holds": not is_violation(h.certain_margin, h.tol),
+                     "undefined": h.undefined or ""})
     return rows
 
 
