@@ -612,15 +612,12 @@ def check(
     configure_process()
     deterministic_kernels()
     plan = named_profile(profile)
-    entry_key = store.key(claim, plan, seed, artifacts=False) if store.enabled() else None  # before the check
-    stored = store.reuse(claim, plan, seed, artifacts=False) if store.enabled() and not fresh else None
-    if stored is not None:
-        result = stored[0]
-    else:
+
+    def run() -> tuple[Any, dict[str, bytes]]:
         with console.status(f"checking {claim_id} ({profile} profile, seed {seed}) ..."):
-            result = check_claim(claim, plan, seed=seed, timeout=claim_timeout or DEFAULT_CLAIM_SECONDS)
-        if entry_key is not None:
-            store.save(claim, plan, seed, result, {}, artifacts=False, entry_key=entry_key)
+            return check_claim(claim, plan, seed=seed, timeout=claim_timeout or DEFAULT_CLAIM_SECONDS), {}
+
+    result = (store.checked(claim, plan, seed, run, artifacts=False, fresh=fresh) if store.enabled() else run())[0]
     v = result.verdict.value
     console.print(Text(f"{claim_id}: {clean(verdict_text(result), newlines=False)}", style=VERDICT_STYLE.get(v, "")))
     if result.reason:

@@ -116,16 +116,13 @@ class ClaimItem(pytest.Item):
         budget = profile(self.config.getoption("--theorems-profile"))
         seed = self.config.getoption("--theorems-seed")
         claim = get(self.claim_id)
+
+        def run() -> tuple[Any, dict[str, bytes]]:
+            return check_claim(claim, budget, seed=seed, timeout=self.config.getoption("--theorems-timeout")), {}
+
         keep = self.config.stash.get(_STORE, False)  # as the session started: a test's fixture may change the env
         fresh = self.config.getoption("--theorems-fresh")
-        entry_key = store.key(claim, budget, seed, artifacts=False) if keep else None  # before the check
-        stored = store.reuse(claim, budget, seed, artifacts=False) if keep and not fresh else None
-        if stored is not None:
-            result = stored[0]
-        else:
-            result = check_claim(claim, budget, seed=seed, timeout=self.config.getoption("--theorems-timeout"))
-            if entry_key is not None:
-                store.save(claim, budget, seed, result, {}, artifacts=False, entry_key=entry_key)
+        result = (store.checked(claim, budget, seed, run, artifacts=False, fresh=fresh) if keep else run())[0]
         self.user_properties.append(("verdict", result.verdict_label))
         self.user_properties.append(("reused", result.reused))
         self.user_properties.append(("search_seconds", result.seconds))

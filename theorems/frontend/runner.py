@@ -55,18 +55,17 @@ def run_job(job: Job) -> tuple[ClaimResult, Files]:
     deterministic_kernels()
     with time_limit(job.timeout, "loading the claim's plugin"):  # where the plugin is not imported yet (Ray)
         claim = get(job.claim_id)
-    entry_key = store.key(claim, job.budget, job.seed, job.write_artifacts) if job.store else None  # before the check
-    stored = store.reuse(claim, job.budget, job.seed, job.write_artifacts) if job.store and not job.fresh else None
-    if stored is not None:
-        return stored
-    with tempfile.TemporaryDirectory(prefix="clcheck-") as tmp:
-        folder = Path(tmp)
-        result = check_claim(claim, job.budget, seed=job.seed, artifact_dir=folder if job.write_artifacts else None,
-                             timeout=job.timeout)
-        files = {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-    if job.store:
-        store.save(claim, job.budget, job.seed, result, files, job.write_artifacts, entry_key)
-    return result, files
+
+    def run() -> tuple[ClaimResult, Files]:
+        with tempfile.TemporaryDirectory(prefix="clcheck-") as tmp:
+            folder = Path(tmp)
+            result = check_claim(claim, job.budget, seed=job.seed,
+                                 artifact_dir=folder if job.write_artifacts else None, timeout=job.timeout)
+            return result, {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+    if not job.store:
+        return run()
+    return store.checked(claim, job.budget, job.seed, run, job.write_artifacts, job.fresh)
 
 
 def run_prerequisite(prerequisite: Prerequisite, timeout: float | None = None) -> str | None:

@@ -31,7 +31,7 @@ import json
 import math
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from numerics import env
 from numerics.files import cache_root, write_text_atomic
@@ -91,15 +91,16 @@ def save(claim: AnyClaim, budget: Budget, seed: int, result: ClaimResult, files:
         return  # a read-only cache: nothing stored, nothing wrong
 
 
-def load(claim: AnyClaim, budget: Budget, seed: int, artifacts: bool = True
+def load(claim: AnyClaim, budget: Budget, seed: int, artifacts: bool = True, entry_key: str | None = None
          ) -> tuple[ClaimResult, dict[str, bytes]] | None:
-    """The stored result under this exact key, or None (no entry, another key, an unreadable entry)."""
+    """The stored result under this exact key (``entry_key``, else computed), or None (no entry, another key, an
+    unreadable entry)."""
     path = _path(claim.id)
     try:
         if path.stat().st_size > MAX_ENTRY_BYTES:
             return None
         entry = json.loads(path.read_text())
-        if entry.get("format") != FORMAT or entry.get("key") != key(claim, budget, seed, artifacts):
+        if entry.get("format") != FORMAT or entry.get("key") != (entry_key or key(claim, budget, seed, artifacts)):
             return None
         if entry.get("certificates") != _certificates_digest(entry["result"]):
             return None
@@ -164,14 +165,28 @@ def revalidate(claim: AnyClaim, result: ClaimResult) -> str:
     return ""
 
 
-def reuse(claim: AnyClaim, budget: Budget, seed: int, artifacts: bool = True
+def reuse(claim: AnyClaim, budget: Budget, seed: int, artifacts: bool = True, entry_key: str | None = None
           ) -> tuple[ClaimResult, dict[str, bytes]] | None:
     """The stored result, revalidated, marked reused; None when the claim must be searched."""
-    stored = load(claim, budget, seed, artifacts)
+    stored = load(claim, budget, seed, artifacts, entry_key)
     if stored is None:
         return None
     result, files = stored
     if revalidate(claim, result):
         return None
     result.reused = True
+    return result, files
+
+
+def checked(claim: AnyClaim, budget: Budget, seed: int, run: Callable[[], tuple[ClaimResult, dict[str, bytes]]],
+            artifacts: bool = True, fresh: bool = False) -> tuple[ClaimResult, dict[str, bytes]]:
+    """The one path of every caller (audit jobs, `clcheck check`, pytest's claim items): the stored result when it is
+    reused (never with ``fresh``), else ``run()``'s, kept. The key is taken once, before the check: a check may fill
+    caches on the objects the fingerprint walks."""
+    entry_key = key(claim, budget, seed, artifacts)
+    stored = None if fresh else reuse(claim, budget, seed, artifacts, entry_key)
+    if stored is not None:
+        return stored
+    result, files = run()
+    save(claim, budget, seed, result, files, artifacts, entry_key)
     return result, files
