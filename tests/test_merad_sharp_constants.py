@@ -79,3 +79,44 @@ def test_coq_accepts_the_script_and_rejects_a_smaller_constant() -> None:
     assert not sc.scalar_facts_coq(leading=Fraction(7, 5)).ok
     # the Coq script is the cross-check of the scalar pieces: the method of each end names it
     assert "coq" in sc.sharp_upper().method and "coq" in sc.sharp_lower().method
+
+
+# -- the steps of the proof (merad.lemma3.steps) and (12): proved bounds under the printed ones, for clcheck mutate --
+def test_the_steps_bounds_certify_and_smaller_constants_fail() -> None:
+    from theorems.papers.merad import steps_sharp as ss
+    assert ss.dcos_sharp().ok and ss.curvature_sharp().ok and ss.hessian_steps_upper().ok and ss.quadratic_bound_upper().ok
+    assert ss.hessian_steps_upper().complete and ss.quadratic_bound_upper().complete
+    assert not ss.dcos_sharp(Fraction(19, 10)).ok  # ||dcos_ij||^2 = 2 max^2 at equal norms
+    assert not ss.curvature_sharp(Fraction(7, 5)).ok
+    assert not ss.hessian_steps_upper(Fraction(7, 5)).ok
+
+
+def test_the_equality_triplets_attain_the_steps_sharp_bounds() -> None:
+    """At the witness, ||dcos_ij|| = sqrt 2 max and the curvature term = 3/2 M (ratio 1), and ||Hess l|| = lam(M),
+    inside [lam(M), 3/2 M + sqrt 2] -- evaluated by the claim's own quantities at 40 digits."""
+    from theorems.engine.probe import evaluate
+    from theorems import Le, Part
+    registry.load_plugins(["merad"])
+    steps = registry.get("merad.lemma3.steps")
+    rows = {s.part: s for s in steps.sharp}
+    cases = steps.sharp[0].attained()
+    assert len(cases) == 5 and all(family is steps.subjects[0] for family, _ in cases)
+    for family, subject in cases:
+        for label, row in rows.items():
+            lower = evaluate(steps, family, subject, dps=40, parts=[Part(Le(*row.sides), "sharp")])[0]
+            upper = evaluate(steps, family, subject, dps=40, parts=[Part(Le(*row.bound), "bound")])[0]
+            assert float(lower.ratio) == pytest.approx(1.0, rel=1e-12), label
+            assert upper.margin <= upper.tol and float(upper.ratio) <= 1.0 + 1e-12, label
+
+
+@pytest.mark.parametrize("claim_id", ["merad.lemma3", "merad.lemma3.steps"])
+def test_every_constant_moved_5_percent_or_more_is_shown_true_by_a_proved_bound(claim_id: str) -> None:
+    """The printed constants of Lemma 3 and of its proof's norm steps are loose (3/2 against 8, sqrt 2 against 2):
+    clcheck mutate's 5-20 % strengthenings of them all hold, and a certified bound shows each."""
+    from theorems.engine.mutate import CONSTANT, mutations, shown_true
+    registry.load_plugins(["merad"])
+    claim = registry.get(claim_id)
+    moved = [m for m in mutations(claim, 0)[0] if m.kind == CONSTANT and m.amount >= Fraction(1, 20)
+             and any(s.part == m.part for s in claim.sharp)]
+    assert len(moved) == (12 if claim_id == "merad.lemma3" else 18)  # 2 constants of 2 parts; 1 of 4 parts and 2 of 1, x 5, 10, 20 %
+    assert all(shown_true(claim, m) for m in moved), [m.describe() for m in moved if not shown_true(claim, m)]

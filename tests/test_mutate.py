@@ -14,6 +14,7 @@ import sympy
 from numerics.certificate import Certificate
 from theorems import Claim, Ge, Kind, Le, Sharp, Source, parts, quantity
 from theorems.engine.budget import Budget
+from theorems.engine.errors import ClaimError
 from theorems.engine.family import SubjectFamily
 from theorems.engine.mutate import (AMOUNTS, CONSTANT, DROP, EXPONENT, SCALE, STRICT, implies, mutant_claim,
                                     mutated_relation, mutations, shown_true)
@@ -132,20 +133,34 @@ def test_a_mutant_claim_keeps_the_hypotheses_and_only_the_search_decides_it() ->
     assert not (mutant.certificates or mutant.readings or mutant.sharp) and mutant.known_refutation is None
 
 
-@pytest.mark.parametrize("sharp_c, certified, true", [
-    (1, True, True),  # the sharp bound X <= 1 X implies X <= 1.6 X
-    (1, False, False),  # the same bound, its certificate failing: not shown
-    ("19/10", True, False),  # X <= 1.9 X does not imply X <= 1.6 X
+@pytest.mark.parametrize("sharp_c, certified, bound_by, true", [
+    (1, True, None, True),  # the proved bound X <= 1 X implies X <= 1.6 X
+    (1, False, None, False),  # the same bound, its certificate failing: not shown
+    ("19/10", True, None, False),  # X <= 1.9 X does not imply X <= 1.6 X
+    (1, True, True, True),  # the bound's own certificates pass (the row's other ones need not be complete)
+    (1, True, False, False),  # the row's certificates pass, the bound's own fail: not shown
+    (1, True, "sides", False),  # sides alone (a ratio's yardstick, maybe a bracket's lower end) prove nothing
 ])
-def test_a_survivor_is_true_only_when_a_certified_sharp_constant_implies_it(sharp_c: Any, certified: bool,
-                                                                           true: bool) -> None:
+def test_a_survivor_is_true_only_when_a_certified_bound_of_its_part_implies_it(sharp_c: Any, certified: bool,
+                                                                               bound_by: Any, true: bool) -> None:
     part_label = str(parts(Le(X_mut, 2 * X_mut))[0])
     c = sympy.Rational(sharp_c)
-    shipped = claim(Le(X_mut, 2 * X_mut), sharp=(Sharp(part_label, "2", str(c), certified=True, sides=(X_mut, c * X_mut),
-                                                      certificates=(lambda: cert(certified),)),))
+    sides = (X_mut, c * X_mut)
+    extra: dict[str, Any] = {"bound": sides} if bound_by != "sides" else {}
+    if isinstance(bound_by, bool):
+        extra["bound_by"] = (lambda: cert(bound_by),)
+    shipped = claim(Le(X_mut, 2 * X_mut), sharp=(Sharp(part_label, "2", str(c), certified=True, sides=sides,
+                                                      certificates=(lambda: cert(certified),), **extra),))
     found, _ = mutations(shipped, 0)
     twenty = next(m for m in found if m.kind == CONSTANT and m.amount == Fraction(1, 5))
     assert bool(shown_true(shipped, twenty)) is true
+
+
+def test_a_bound_is_declared_with_the_certificates_that_prove_it() -> None:
+    with pytest.raises(ClaimError, match="an estimate"):
+        Sharp("p", "2", "1", certified=False, bound=(X_mut, X_mut))
+    with pytest.raises(ClaimError, match="bound_by"):
+        Sharp("p", "2", "1", certified=True, certificates=(lambda: cert(True),), bound_by=(lambda: cert(True),))
 
 
 def test_implication_reads_square_roots_as_real_and_never_guesses() -> None:
@@ -153,6 +168,12 @@ def test_implication_reads_square_roots_as_real_and_never_guesses() -> None:
     assert implies(stronger, Le(Y_mut, sympy.sqrt(3 * X_mut / (X_mut + Y_mut))))
     assert not implies(stronger, Le(Y_mut, sympy.sqrt(sympy.Rational(9, 5) * X_mut / (X_mut + Y_mut))))
     assert not implies(Le(Y_mut, X_mut), Le(Y_mut, X_mut ** 2))  # true only for x >= 1: not implied
+    # numbers that sympy's sign rules leave undecided inside a sum (20 - 10 sqrt 2 + 49 X): grouped term by term
+    assert implies(Le(Y_mut, sympy.sqrt(2) + sympy.Rational(3, 2) * X_mut), Le(Y_mut, 2 + sympy.Rational(32, 5) * X_mut))
+    assert not implies(Le(Y_mut, sympy.sqrt(2) + sympy.Rational(3, 2) * X_mut),
+                       Le(Y_mut, sympy.Rational(141, 100) + 8 * X_mut))  # 1.41 < sqrt 2 at X = 0
+    assert not implies(Le(Y_mut, sympy.sqrt(2) * X_mut), Le(Y_mut, sympy.Rational(8, 5) * X_mut - Y_mut))  # Y = sqrt 2 X
+    assert implies(Le(Y_mut, sympy.sqrt(2) * sympy.Max(X_mut, Y_mut)), Le(Y_mut, sympy.Rational(8, 5) * sympy.Max(X_mut, Y_mut)))
     free = quantity("free_mut", range=(None, None), doc="a value of either sign")
     assert implies(Le(Y_mut, X_mut), Le(Y_mut, 2 * X_mut))  # X >= 0 declared
     assert not implies(Le(Y_mut, free), Le(Y_mut, 2 * free))  # no sign declared: not shown
@@ -319,3 +340,24 @@ def test_a_sharp_constants_equality_cases_are_probed_on_the_claim_and_on_each_mu
     stranger.name = "another family"
     with pytest.raises(ClaimError, match="not one of the claim's subjects"):
         equality_cases(shipped(lambda: [(stranger, (1.0, 2.0))]))
+
+
+@quantity(range=(None, 0))
+def Q_mut(s, xp):
+    """-t/2, a value below 0."""
+    return -s.t / 2
+
+
+@pytest.mark.parametrize("lo", [0.1, 0.0])
+def test_a_family_scalars_sign_counts_in_the_implication(lo: float) -> None:
+    """-2t <= Q implies -3.2t <= Q only where t >= 0: shown from the scalar's range on the claim's family (the
+    mutant is audited on those subjects only), and never without a sign."""
+    family = Family(f"t from {lo}", dims={}, parts={"t": Scalar(lo, 5.0)}, quantities=(Q_mut,))
+    t = family.symbol("t")
+    label = str(parts(Le(-4 * t, Q_mut))[0])
+    shipped = Claim("t.mut_sign", Kind.INEQUALITY, SRC, parts(Le(-4 * t, Q_mut)), subjects=(family,),
+                    sharp=(Sharp(label, "4", "2", certified=True, bound=(-2 * t, Q_mut), certificates=(lambda: cert(True),)),))
+    twenty = next(m for m in mutations(shipped, 0)[0] if m.kind == CONSTANT and m.amount == Fraction(1, 5))
+    assert shown_true(shipped, twenty)
+    bound, moved = Le(-2 * t, Q_mut), Le(-sympy.Rational(16, 5) * t, Q_mut)
+    assert implies(bound, moved, {t: lo}) and not implies(bound, moved) and not implies(bound, moved, {t: -1.0})

@@ -307,7 +307,14 @@ class Sharp:
     approached -- its equality cases, as ``(family, subject)`` pairs of the claim's own families (a function, called
     once per check): the search probes them on the claim, climbs from them, and probes them on every mutant of the
     part (`clcheck mutate`), so a strengthening that fails only on the equality set is found without a sampler
-    tuned to it. They are subjects like any other: they decide nothing by themselves."""
+    tuned to it. They are subjects like any other: they decide nothing by themselves. ``bound`` -- (smaller,
+    larger) sides of a bound that ``certificates`` prove at every subject of the part's domain: the sides with the
+    sharp constant when it is exact, with the certified upper end when the sharp constant is only bracketed (then
+    ``sides`` may hold the lower end, for the ratio). `clcheck mutate` reports a surviving mutant of the part
+    *true* only when a certified row's ``bound`` implies it; ``sides`` are never read as a proved bound, and
+    ``bound`` is read on the claim as printed (its literal statement and hypotheses), never on a reading.
+    ``bound_by`` names the certificates that prove ``bound`` when they are not all of ``certificates`` (a bracketed
+    constant whose lower end is certified on part of the domain only: the bound is shown by its upper end's)."""
 
     part: str
     printed: str
@@ -316,11 +323,19 @@ class Sharp:
     sides: tuple[Any, Any] | None = None
     certificates: tuple[Callable[[], "Certificate"], ...] = ()
     attained: Callable[[], Sequence[tuple[Any, Any]]] | None = None
+    bound: tuple[Any, Any] | None = None
+    bound_by: tuple[Callable[[], "Certificate"], ...] = ()
 
     def __post_init__(self) -> None:
         if self.certified and not self.certificates:
             raise ClaimError(f"sharp constant of {self.part!r}: certified=True needs the certificates that prove it "
                              "(certificates=...); without them it is an estimate (certified=False)")
+        if self.bound is not None and not self.certified:
+            raise ClaimError(f"sharp constant of {self.part!r}: bound=... is a bound its certificates prove; an "
+                             "estimate (certified=False) proves none")
+        if self.bound_by and self.bound is None:
+            raise ClaimError(f"sharp constant of {self.part!r}: bound_by=... names the certificates of bound=..., "
+                             "which is not given")
 
 
 @dataclass(frozen=True)
@@ -398,6 +413,15 @@ class StatementClaim(ClaimBase):
     def reading_fields(self) -> tuple[str, ...]:
         return ("prefix", "assumptions", "subjects", "statement", "known_refutation", "unsatisfiable",
                 "certificates", "asymptotic", "parametric", "reach", "data_adversary")
+
+    def under(self, reading: "Reading") -> "StatementClaim":
+        """As ClaimBase.under; a reading that restates the statement keeps the sharp rows of the parts it still has
+        (a row of a part it replaced says nothing of the reading's own part)."""
+        overrides = reading.overrides()
+        if "statement" in overrides:
+            labels = {str(p) for p in overrides["statement"]}
+            overrides["sharp"] = tuple(s for s in self.sharp if s.part in labels)
+        return dataclasses.replace(self, readings=(), reading=reading.name, **overrides)
 
     def hypotheses_text(self) -> list[str]:
         return [f"{a.name}: {a.text}" for a in self.assumptions]

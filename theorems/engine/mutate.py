@@ -18,7 +18,7 @@ A mutant claim is the shipped claim reduced to the mutated part, with its prefix
 ``applies`` and ``informative``, and its drawn subject families (learned snapshots are fixed data the search does
 not move): no certificate, reading, recorded witness or sharp constant of the claim -- only the search decides it.
 A mutant that survives is reported *true* only when a certificate shows it (``shown_true``: a certified sharp
-constant of the part whose bound implies the mutant's, proved by sympy); otherwise it is a mutant the search never
+constant of the part whose proved ``bound`` implies the mutant's, the implication proved by sympy); otherwise it is a mutant the search never
 refutes. The sensitivity of a part is the smallest strengthening of its constants that the search refutes.
 """
 
@@ -257,11 +257,12 @@ def _words(verdict: str) -> str:
 
 
 # -- a surviving mutant shown true -------------------------------------------------------------------------------
-def _real_form(expr: sympy.Expr, roots: dict[sympy.Expr, sympy.Symbol]) -> sympy.Expr:
+def _real_form(expr: sympy.Expr, roots: dict[sympy.Expr, sympy.Symbol],
+               lower: dict[sympy.Symbol, float] | None = None) -> sympy.Expr:
     """``expr`` over real symbols, each square root of a non-constant a non-negative symbol (its value is real
     wherever the claim is evaluated: a side that is not real is an error, never a verdict), an inverse square root a
     positive one. The same radicand gets the same symbol in every expression passed with one ``roots``."""
-    real = {s: _assumed(s) for s in expr.free_symbols}
+    real = {s: _assumed(s, (lower or {}).get(s)) for s in expr.free_symbols}
     expr = expr.xreplace(real)
 
     def root(base: sympy.Expr, positive: bool) -> sympy.Symbol:
@@ -274,9 +275,10 @@ def _real_form(expr: sympy.Expr, roots: dict[sympy.Expr, sympy.Symbol]) -> sympy
                         lambda e: root(e.base, e.exp < 0) ** (1 if e.exp > 0 else -1))
 
 
-def _assumed(symbol: sympy.Symbol) -> sympy.Symbol:
-    """The quantity as a real symbol, non-negative (positive) when its declared range starts at 0 (above 0)."""
-    lo, _ = trivial_range(symbol)
+def _assumed(symbol: sympy.Symbol, lower: float | None = None) -> sympy.Symbol:
+    """The quantity as a real symbol, non-negative (positive) when its declared range (or ``lower``, the lower end of
+    a family part's range) starts at 0 (above 0)."""
+    lo = max(trivial_range(symbol)[0], -math.inf if lower is None else lower)
     if lo > 0:
         return sympy.Symbol(f"_r_{symbol.name}", positive=True)
     if lo >= 0:
@@ -284,35 +286,62 @@ def _assumed(symbol: sympy.Symbol) -> sympy.Symbol:
     return sympy.Symbol(f"_r_{symbol.name}", real=True)
 
 
-def implies(stronger: sympy.core.relational.Relational, weaker: sympy.core.relational.Relational) -> bool:
+def implies(stronger: sympy.core.relational.Relational, weaker: sympy.core.relational.Relational,
+            lower: dict[sympy.Symbol, float] | None = None) -> bool:
     """Whether sympy proves that ``stronger`` (small_s <= large_s) implies ``weaker`` (small_w <= large_w) wherever
-    both sides are real, given the quantities' declared ranges (their lower ends): (large_w - small_w) -
-    (large_s - small_s) >= 0 identically."""
+    both sides are real, given the quantities' declared ranges and ``lower`` (the lower ends of family parts' ranges:
+    ``part_lower_ends``): (large_w - small_w) - (large_s - small_s) >= 0 identically."""
     roots: dict[sympy.Expr, sympy.Symbol] = {}
-    gap = (_real_form(weaker.rhs, roots) - _real_form(weaker.lhs, roots)
-           - _real_form(stronger.rhs, roots) + _real_form(stronger.lhs, roots))
+    gap = (_real_form(weaker.rhs, roots, lower) - _real_form(weaker.lhs, roots, lower)
+           - _real_form(stronger.rhs, roots, lower) + _real_form(stronger.lhs, roots, lower))
     try:
-        return bool(sympy.simplify(sympy.factor(gap)).is_nonnegative)
+        return bool(sympy.simplify(sympy.factor(gap)).is_nonnegative) or _termwise_nonnegative(gap)
     except Exception:  # noqa: BLE001 - sympy cannot decide: not shown
         return False
 
 
+def _termwise_nonnegative(gap: sympy.Expr) -> bool:
+    """A sufficient test sympy's sign rules miss (20 - 10 sqrt 2 + 49 M): the expanded gap's terms grouped by their
+    symbolic factor, each factor non-negative with a non-negative sum of numeric coefficients, the constant too."""
+    groups: dict[sympy.Expr, sympy.Expr] = {}
+    symbols = gap.free_symbols
+    for term in sympy.Add.make_args(sympy.expand(gap)):
+        coefficient, factor = term.as_independent(*symbols, as_Add=False)
+        groups[factor] = groups.get(factor, sympy.S.Zero) + coefficient
+    return all(bool(c.is_nonnegative) and (factor == 1 or bool(factor.is_nonnegative))
+               for factor, c in groups.items())
+
+
+def part_lower_ends(claim: StatementClaim) -> dict[sympy.Symbol, float]:
+    """The lowest value a scalar or size of the claim's families takes (over the families that have it): a sign
+    every subject the mutant is audited on has."""
+    lower: dict[sympy.Symbol, float] = {}
+    for family in claim.subjects:
+        for name, symbol in getattr(family, "part_symbols", {}).items():
+            span = family.span_of(name)
+            if span is not None:
+                lower[symbol] = min(lower.get(symbol, math.inf), span[0])
+    return lower
+
+
 def shown_true(claim: StatementClaim, mutation: Mutation) -> str:
     """Why a mutant is true, when a certificate shows it: a sharp constant of its part, certified (its own
-    certificates pass on their whole domain; the named results they rest on are named), whose bound implies the
-    mutant's (``implies``); else ""."""
+    certificates pass on their whole domain; the named results they rest on are named), whose proved ``bound``
+    implies the mutant's (``implies``); else ""."""
     part = next(p for p in claim.statement if str(p) == mutation.part)
     if mutation.kind == STRICT:
         return ""
     mutant = mutated_relation(part, mutation)
     for sharp in claim.sharp:
-        if sharp.part != mutation.part or sharp.sides is None:
+        if sharp.part != mutation.part or sharp.bound is None:
             continue
-        bound = sympy.LessThan(sharp.sides[0], sharp.sides[1], evaluate=False)
-        if not implies(bound, mutant):
+        bound = sympy.LessThan(sharp.bound[0], sharp.bound[1], evaluate=False)
+        if not implies(bound, mutant, part_lower_ends(claim)):
             continue
-        shown = sharp_report(sharp, claim, None)
+        proved_by = dataclasses.replace(sharp, certificates=sharp.bound_by) if sharp.bound_by else sharp
+        shown = sharp_report(proved_by, claim, None)
         if shown["certified"]:
             modulo = f" (modulo: {', '.join(shown['modulo'])})" if shown["modulo"] else ""
-            return f"implied by the certified sharp constant {sharp.sharp}{modulo}, given the declared ranges"
+            return (f"implied by the certified bound {sympy.sstr(bound)} (sharp constant: {sharp.sharp}){modulo}, "
+                    "given the quantities' declared ranges and the signs of the families' scalars")
     return ""

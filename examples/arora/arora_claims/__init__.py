@@ -157,7 +157,7 @@ for loss in LOSSES:
         parts(lemma, labels=[label]), assumptions=(TWO_CLASSES,), subjects=(two_plus,), prefix=_prefix(loss),
         certificates=(lambda loss=loss: certificates.lemma43_upper(loss),),
         sharp=(Sharp(label, "(L_un - tau)/(1 - tau)", "the printed bound: attained (equality) for f constant on "
-                     "each class, any rho and class means", certified=True, sides=(q["L_sup"], (q["L_un"] - tau) / (1 - tau)),
+                     "each class, any rho and class means", certified=True, sides=lemma.args, bound=lemma.args,
                      certificates=(lambda loss=loss: certificates.lemma43_upper(loss), certificates.lemma43_attained)),),
         encoding="L^mu_sup over ordered pairs (c+, c-) ~ rho^2 given c+ != c-, x ~ D_{c+} (the average over two-class "
                  "tasks with the label uniform on the task); L_un over (x, x+, x-), one negative; exact finite sums.",

@@ -11,8 +11,10 @@ uniformity metric in self-supervised learning" (ICLR 2024), ask of a uniformity 
 
 from pathlib import Path
 
-from theorems import Claim, Eq, Kind, Le, Paper, Plugin, Source, forall, parts, quantity
+from theorems import Claim, Eq, Kind, Le, Paper, Plugin, Sharp, Source, forall, parts, quantity
 from theorems.subjects import Distribution, Embeddings, Family, Scalar
+
+from hypersphere_claims import certificates
 
 PLUGIN = Plugin(Paper("hyper", "Wang & Isola (2020), alignment and uniformity on the hypersphere",
                              files=("arXiv:2005.10242",), pages=Path(__file__).parent / "pages"))
@@ -91,6 +93,10 @@ PLUGIN.claim(Claim(
     "hyper.uniform_range", Kind.INEQUALITY, Source(SOURCE, "Section 4.1, L_uniform on the unit sphere"),
     parts(Le(-4 * t, L_uniform), Le(L_uniform, 0), labels=["-4t <= L_uniform", "L_uniform <= 0"]),
     subjects=(pairs,), prefix=(TEMPERATURE, ENCODER),
+    sharp=(Sharp("-4t <= L_uniform", "4", "2 (Jensen: E ||f(x) - f(y)||^2 <= 2; approached by an antipodal pair as "
+                 "t -> 0)", certified=True, sides=(-2 * t, L_uniform), bound=(-2 * t, L_uniform),
+                 certificates=(certificates.uniform_lower_bound, certificates.antipodal_limit),
+                 bound_by=(certificates.uniform_lower_bound,)),),
     encoding="0 <= ||f(x) - f(y)||^2 <= 4 on the unit sphere, so exp(-4t) <= E exp(-t ||.||^2) <= 1.",
 ))
 

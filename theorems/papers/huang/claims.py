@@ -243,6 +243,9 @@ PLUGIN.claim(Claim(
 ))
 
 # -- inequalities ------------------------------------------------------------------------------
+#: the trace bound with the factor 2 on p_k p_l (mu_k^T mu_l)^2: sharp, proved for every d, K
+TRACE_BOUND_SHARP = (2 * aq.tb_pair + aq.d_dim - aq.K_cls, aq.bt_lhs)
+
 PLUGIN.claim(Claim(
     id="huang.barlow.trace_bound", kind=Kind.INEQUALITY,
     prefix=(encoder("encoders with values in R^d, every d"), DATA,
@@ -257,7 +260,7 @@ PLUGIN.claim(Claim(
     sharp=(Sharp("||sum p mu mu^T - I_d||^2 >= p_k p_l (mu_k^T mu_l)^2 + d - K (every k != l)",
                  "factor 1 on p_k p_l (mu_k^T mu_l)^2", "factor 2 (certified for every d, K; attained with every other "
                  "term of the double sum zero)", certified=True,
-                 sides=(2 * aq.tb_pair + aq.d_dim - aq.K_cls, aq.bt_lhs),
+                 sides=TRACE_BOUND_SHARP, bound=TRACE_BOUND_SHARP,
                  certificates=(sharp_constants.trace_bound_sharp,)),),
     encoding="Tested at the pair k != l with the largest p_k p_l (mu_k^T mu_l)^2, i.e. for every pair. By the "
              "identity the slack is the rest of the double sum: the (k, l) term once more, the diagonal terms "
@@ -278,6 +281,8 @@ PLUGIN.claim(Claim(
 ))
 
 THEOREM4_TABLES = augmented_family(encoder="table", classes=(2, 4))
+#: Theorem 4 with c = 1 in place of 2: the proof chain's sharp bound, proved over every matrix C (Coq theorem4_sharp)
+THEOREM4_CHAIN_SHARP = (aq.th4_dot, sqrt(1 / (aq.th4_pk * aq.th4_pl) * (aq.L2_cc + aq.tau_bt - (aq.d_dim - aq.K_cls) / 2)))
 
 PLUGIN.claim(Claim(
     id="huang.theorem4", kind=Kind.INEQUALITY, cost=10,
@@ -305,8 +310,7 @@ PLUGIN.claim(Claim(
     sharp=(Sharp("mu_k^T mu_l <= sqrt(2/(p_k p_l) (L_2 + tau - (d - K)/2))", "c = 2",
                  "c = 1 over every matrix C with tau >= ||C - sum p mu mu^T||^2: the sharp constant of the proof's "
                  "chain (Coq theorem4_sharp; attained by C = (I + M)/2, whose C - M is not PSD)", certified=True,
-                 sides=(aq.th4_dot, sqrt(1 / (aq.th4_pk * aq.th4_pl)
-                                         * (aq.L2_cc + aq.tau_bt - (aq.d_dim - aq.K_cls) / 2))),
+                 sides=THEOREM4_CHAIN_SHARP, bound=THEOREM4_CHAIN_SHARP,
                  certificates=(full_proofs.theorem4_sharp_coq,)),
            Sharp("mu_k^T mu_l <= sqrt(2/(p_k p_l) (L_2 + tau - (d - K)/2))", "c = 2",
                  "c = 3/4 over encoders (C = E_x m(x) m(x)^T, so C - sum p mu mu^T is PSD: Coq), modulo the Frobenius "

@@ -15,6 +15,7 @@ from numerics.backend import FLOAT
 from theorems.papers.merad import assumption1, at_init, lemma3_tightness
 from theorems.papers.merad import lemma3_norms as l3n
 from theorems.papers.merad import sharp_constants  # registers the merad.lemma3_sharp_* step certificates
+from theorems.papers.merad import steps_sharp
 from theorems.papers.merad import experiments
 from theorems.papers.merad import observations
 from theorems.papers.merad import certificates as proofs
@@ -429,7 +430,15 @@ PLUGIN.claim(Claim(
                  "only the upper end 1.5C^2 + sqrt 2 is certified, no witness): leading constant 3/2 as C -> oo, "
                  "certified from both ends; at finite C the exact sup is only bracketed", certified=True,
                  sides=(tp.hess_norm, (3 * tp.C ** 2 + sqrt(9 * tp.C ** 4 + 8)) / 4),
-                 certificates=(sharp_constants.sharp_constant, sharp_constants.scalar_facts_coq)),),
+                 bound=(tp.hess_norm, Rational(3, 2) * tp.C ** 2 + sqrt(2)), bound_by=(sharp_constants.sharp_upper,),
+                 certificates=(sharp_constants.sharp_constant, sharp_constants.scalar_facts_coq)),
+           Sharp(LEMMA3_12.label, "(2 + 8C^2)/2", "in [lambda(C)/2, (1.5C^2 + sqrt 2)/2]: half the Hessian's sharp "
+                 "bound on B^3 (Taylor's theorem inside the convex B^3; the lower end at interior points near the "
+                 "Hessian's witness)", certified=True,
+                 sides=(tp.ell_step, tp.ell + tp.grad_dot_step + (3 * tp.C ** 2 + sqrt(9 * tp.C ** 4 + 8)) / 8 * tp.step_sq),
+                 bound=(tp.ell_step, tp.ell + tp.grad_dot_step + (Rational(3, 2) * tp.C ** 2 + sqrt(2)) / 2 * tp.step_sq),
+                 certificates=(steps_sharp.quadratic_bound_upper, sharp_constants.sharp_lower),
+                 bound_by=(steps_sharp.quadratic_bound_upper,))),
     artifacts=(lemma3_tightness.write_artifact,),
     prefix=(forall("d", "integers d >= 1"),
             forall("C", "C > 0, the constant of Assumption 2 (any C > eta > 0 for which the outputs stay in the ball)"),
@@ -448,6 +457,17 @@ PLUGIN.claim(Claim(
              "the Hessian's operator norm is also maximized over B^3 for each C "
              "(theorems/papers/merad/lemma3_tightness.py).",
 ))
+
+LEMMA3_STEP_FAMILIES = (Triplets("ball"), Triplets("near_optimal"))
+_AT_WITNESS = lambda: steps_sharp.equality_triplets(LEMMA3_STEP_FAMILIES[:1])  # noqa: E731
+_DCOS_SHARP = tuple(
+    Sharp(label, "2", "sqrt 2 (||dcos_ij||^2 = ||z_i||^2 + ||z_j||^2; equal when ||z_i|| = ||z_j||)", certified=True,
+          sides=(norm, sqrt(2) * Max(a, b)), bound=(norm, sqrt(2) * Max(a, b)), certificates=(steps_sharp.dcos_sharp,),
+          attained=_AT_WITNESS)
+    for label, norm, a, b in zip(proofs.LEMMA3_DCOS, (tp.dcos12_norm, tp.dcos13_norm, tp.dcos23_norm),
+                                 (tp.z1_norm, tp.z1_norm, tp.z2_norm), (tp.z2_norm, tp.z3_norm, tp.z3_norm)))
+_CURV_SHARP = (tp.curv_term_norm, Rational(3, 2) * tp.max_norm_prod)
+_LAM_M = (3 * tp.max_norm_prod + sqrt(9 * tp.max_norm_prod ** 2 + 8)) / 4
 
 PLUGIN.claim(Claim(
     id="merad.lemma3.steps", kind=Kind.INEQUALITY, cost=16,
@@ -469,12 +489,22 @@ PLUGIN.claim(Claim(
                 "||(dcos12 dcos13) dv|| <= 8 max_ij ||z_i|| ||z_j|| (read as <=)",
                 "||Hess l|| <= 2 + 8 max_ij ||z_i|| ||z_j|| (read as <=)"],
     ),
-    subjects=(Triplets("ball"), Triplets("near_optimal")),
+    subjects=LEMMA3_STEP_FAMILIES,
     certificates=(proofs.softmax_curvature_interval, proofs.d2cos_norm_symbolic,
                   proofs.lemma3_gradient_symbolic, proofs.lemma3_dcos_norms, proofs.lemma3_hessian_symbolic,
                   proofs.lemma3_curvature_norms, *proofs.COQ_CERTIFICATES["merad.lemma3.steps"]),
     prefix=(forall("d", "integers d >= 1"), forall("z", "(R^d)^3, v = softmax(z_1^T z_2, z_1^T z_3)")),
     literal=l3n.SPECTRAL,
+    sharp=(*_DCOS_SHARP,
+           Sharp(proofs.LEMMA3_CURV, "8", "3/2 (v1 v2 ||g||^2 <= 6M/4; equal at z_1 = C e_1, z_2 = -z_3 = C e_2)",
+                 certified=True, sides=_CURV_SHARP, bound=_CURV_SHARP, certificates=(steps_sharp.curvature_sharp,),
+                 attained=_AT_WITNESS),
+           Sharp(proofs.LEMMA3_HESS_NORM, "2 + 8M", "in [(3M + sqrt(9M^2 + 8))/4, 3/2 M + sqrt 2] (M = max_ij ||z_i|| "
+                 "||z_j||): the lower end attained at z_1 = C e_1, z_2 = -z_3 = C e_2, the upper end certified for every z",
+                 certified=True, sides=(tp.hess_norm, _LAM_M),
+                 bound=(tp.hess_norm, Rational(3, 2) * tp.max_norm_prod + sqrt(2)),
+                 certificates=(steps_sharp.hessian_steps_upper, sharp_constants.sharp_lower),
+                 bound_by=(steps_sharp.hessian_steps_upper,), attained=_AT_WITNESS)),
     readings=(Reading(
         l3n.FROBENIUS_NAME, l3n.FROBENIUS_RESTS_ON,
         statement=parts(

@@ -112,14 +112,15 @@ def hessian_chain_rule(z: Any, xp: Backend) -> Any:
     u = margin_u(z)
     s, s_minus = sigmoid(u, xp), sigmoid(-u, xp)
     g = grad_u(z, xp)
-    return s * s_minus * _outer(g, g, xp) + s * xp.asarray(hessian_u(d))
+    # array * scalar, never scalar * array: an mpf's __mul__ rejects an array with a TypeError that prints it whole
+    return _outer(g, g, xp) * (s * s_minus) + xp.asarray(hessian_u(d)) * s
 
 
 def hessian_proof(z: Any, xp: Backend) -> Any:
     """Hess l = (v_1-1) d2cos_12 + v_2 d2cos_13 + (dcos_12 dcos_13)(diag(v) - v v^T)(dcos_12 dcos_13)^T."""
     d = int(z.shape[1])
     v1, v2 = softmax_v(z, xp)
-    return v1_minus_1(v2) * xp.asarray(d2cos(d, 0, 1)) + v2 * xp.asarray(d2cos(d, 0, 2)) \
+    return xp.asarray(d2cos(d, 0, 1)) * v1_minus_1(v2) + xp.asarray(d2cos(d, 0, 2)) * v2 \
         + curvature_term(z, xp)
 
 
@@ -130,7 +131,7 @@ def curvature_term(z: Any, xp: Backend) -> Any:
     # (a b) [[v1 - v1^2, -v1 v2], [-v1 v2, v2 - v2^2]] (a b)^T; v_i - v_i^2 = v_1 v_2 exactly
     # (v_1 + v_2 = 1), written so to avoid 1 - 1 cancellation when one v_i is tiny
     w = v1 * v2
-    return w * (_outer(a, a, xp) - _outer(a, b, xp) - _outer(b, a, xp) + _outer(b, b, xp))
+    return (_outer(a, a, xp) - _outer(a, b, xp) - _outer(b, a, xp) + _outer(b, b, xp)) * w
 
 
 def loss_vectors(z: Any, xp: Backend) -> list[Any]:

@@ -106,8 +106,22 @@ def _minimum(a: Any, b: Any, xp: Backend) -> Any:
     return a if a <= b else b
 
 
+#: the norms of the constant matrices d2cos_ij, per (d, backend, digits, norm): the same numbers for every subject
+_D2COS_NORMS: dict[tuple[Any, ...], list[Any]] = {}
+
+
 def _d2cos_norms(d: int, xp: Backend, norm: Callable[[Any, Backend], Any] = tl.spectral_norm) -> list[Any]:
-    return [norm(xp.asarray(tl.d2cos(d, i, j)), xp) for i, j in ((0, 1), (0, 2), (1, 2))]
+    """||d2cos_ij|| for the three pairs; d2cos_ij depends on d only, so each backend and precision computes them once
+    (torch's are computed afresh: they stay out of any other graph)."""
+    def compute() -> list[Any]:
+        return [norm(xp.asarray(tl.d2cos(d, i, j)), xp) for i, j in ((0, 1), (0, 2), (1, 2))]
+
+    if xp.name == "torch":
+        return compute()
+    key = (d, xp.name, getattr(xp, "dps", None), getattr(xp, "prec", None), norm)
+    if key not in _D2COS_NORMS:
+        _D2COS_NORMS[key] = compute()
+    return _D2COS_NORMS[key]
 
 
 def _max_norm_prod(s: Any, xp: Backend) -> Any:
