@@ -9,6 +9,8 @@ import math
 import numpy as np
 import pytest
 
+from numerics import coq
+
 from numerics.backend import FLOAT, mp_backend
 from numerics.errors import AssumptionError
 from theorems.engine.budget import Budget
@@ -277,6 +279,11 @@ IDS = {"huang.definition_1", "huang.infonce.decomposition", "huang.crosscorr.dec
        "huang.simple_contrastive", "huang.nn_classifier_linear", "huang.barlow.trace_bound", "huang.lemma2",
        "huang.theorem4", "huang.lemma1", "huang.theorem1", "huang.theorem2", "huang.theorem2.main_part",
        "huang.theorem2.main_close", "huang.theorem3", "huang.theorem1.general", "huang.theorem3.general"}
+#: proved by their Coq scripts (tests/test_proofs_huang_full.py checks the scripts): with coqc present, the claim
+#: check reads proved
+PROVED_BY_COQ = {"huang.barlow.trace_identity", "huang.barlow.trace_bound", "huang.theorem4", "huang.lemma2",
+                 "huang.crosscorr.decomposition", "huang.nn_classifier_linear", "huang.simple_contrastive",
+                 "huang.theorem2.main_close", "huang.theorem1"}
 TINY = Budget(examples=12, adversarial_starts=1, adversarial_steps=10, shrink_tries=20, quick=True)
 
 
@@ -295,6 +302,8 @@ def test_claim_runs_every_reading(claim) -> None:
     assert result.verdict.value != "error", result.reason
     if claim.id in DECIDED:
         assert result.verdict.value == DECIDED[claim.id], result.reason
+    if claim.id in PROVED_BY_COQ and coq.coqc_path() is not None:
+        assert result.verdict.value == "proved", result.reason
     if claim.id == "huang.theorem1":
         assert any(q.startswith("checker-derived constant") for q in result.qualifiers)
     if claim.id in ("huang.theorem3", "huang.theorem3.general"):

@@ -134,22 +134,22 @@ def test_a_mutant_claim_keeps_the_hypotheses_and_only_the_search_decides_it() ->
 
 
 @pytest.mark.parametrize("sharp_c, certified, bound_by, true", [
-    (1, True, None, True),  # the proved bound X <= 1 X implies X <= 1.6 X
+    (1, True, None, True),  # the proved bound Y <= 1 X implies Y <= 1.6 X
     (1, False, None, False),  # the same bound, its certificate failing: not shown
-    ("19/10", True, None, False),  # X <= 1.9 X does not imply X <= 1.6 X
+    ("19/10", True, None, False),  # Y <= 1.9 X does not imply Y <= 1.6 X
     (1, True, True, True),  # the bound's own certificates pass (the row's other ones need not be complete)
     (1, True, False, False),  # the row's certificates pass, the bound's own fail: not shown
     (1, True, "sides", False),  # sides alone (a ratio's yardstick, maybe a bracket's lower end) prove nothing
 ])
 def test_a_survivor_is_true_only_when_a_certified_bound_of_its_part_implies_it(sharp_c: Any, certified: bool,
                                                                                bound_by: Any, true: bool) -> None:
-    part_label = str(parts(Le(X_mut, 2 * X_mut))[0])
+    part_label = str(parts(Le(Y_mut, 2 * X_mut))[0])
     c = sympy.Rational(sharp_c)
-    sides = (X_mut, c * X_mut)
+    sides = (Y_mut, c * X_mut)
     extra: dict[str, Any] = {"bound": sides} if bound_by != "sides" else {}
     if isinstance(bound_by, bool):
         extra["bound_by"] = (lambda: cert(bound_by),)
-    shipped = claim(Le(X_mut, 2 * X_mut), sharp=(Sharp(part_label, "2", str(c), certified=True, sides=sides,
+    shipped = claim(Le(Y_mut, 2 * X_mut), sharp=(Sharp(part_label, "2", str(c), certified=True, sides=sides,
                                                       certificates=(lambda: cert(certified),), **extra),))
     found, _ = mutations(shipped, 0)
     twenty = next(m for m in found if m.kind == CONSTANT and m.amount == Fraction(1, 5))
@@ -174,9 +174,16 @@ def test_implication_reads_square_roots_as_real_and_never_guesses() -> None:
                        Le(Y_mut, sympy.Rational(141, 100) + 8 * X_mut))  # 1.41 < sqrt 2 at X = 0
     assert not implies(Le(Y_mut, sympy.sqrt(2) * X_mut), Le(Y_mut, sympy.Rational(8, 5) * X_mut - Y_mut))  # Y = sqrt 2 X
     assert implies(Le(Y_mut, sympy.sqrt(2) * sympy.Max(X_mut, Y_mut)), Le(Y_mut, sympy.Rational(8, 5) * sympy.Max(X_mut, Y_mut)))
+    # a scaled side: Y <= sqrt 2 X gives 1.01 Y <= 1.01 sqrt 2 X <= 2 X (the stronger gap times 1.01), not 1.5 Y <= 2 X
+    assert implies(Le(Y_mut, sympy.sqrt(2) * X_mut), Le(sympy.Rational(101, 100) * Y_mut, 2 * X_mut))
+    assert not implies(Le(Y_mut, sympy.sqrt(2) * X_mut), Le(sympy.Rational(3, 2) * Y_mut, 2 * X_mut))
+    # strict: Y <= sqrt 2 + X gives Y < 2 + 8X (a positive constant left over), Y <= sqrt 2 X never Y < 2X (X = Y = 0)
+    assert implies(Le(Y_mut, sympy.sqrt(2) + X_mut), sympy.Lt(Y_mut, 2 + 8 * X_mut))
+    assert not implies(Le(Y_mut, sympy.sqrt(2) * X_mut), sympy.Lt(Y_mut, 2 * X_mut))
     free = quantity("free_mut", range=(None, None), doc="a value of either sign")
     assert implies(Le(Y_mut, X_mut), Le(Y_mut, 2 * X_mut))  # X >= 0 declared
-    assert not implies(Le(Y_mut, free), Le(Y_mut, 2 * free))  # no sign declared: not shown
+    assert implies(Le(Y_mut, free), Le(Y_mut, 2 * free))  # Y >= 0 declared, so free >= Y >= 0: lam = 2 shows it
+    assert not implies(Le(free, X_mut), Le(2 * free, X_mut))  # false at free = 0.9 X: no sign to lean on
 
 
 def test_mutate_runs_end_to_end_and_reads_the_sensitivity() -> None:

@@ -178,11 +178,13 @@ class PartValue:
 
     @property
     def ratio(self) -> float | None:
-        """smaller side / larger side for an inequality whose larger side is > 0 (None for identities)."""
+        """smaller side / larger side for an inequality whose larger side is above the part's tolerance (None for
+        identities, and where the larger side is 0 up to the tolerance: a rounding residue of 1e-16 is no scale --
+        -4t over it read -1.8e15)."""
         if self.part.is_identity:
             return None
         small, large = (float(v) for v in self.sides)
-        if large > 0 and math.isfinite(large) and math.isfinite(small):
+        if large > float(self.tol) and math.isfinite(large) and math.isfinite(small):
             return small / large
         return None
 

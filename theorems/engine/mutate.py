@@ -290,26 +290,51 @@ def implies(stronger: sympy.core.relational.Relational, weaker: sympy.core.relat
             lower: dict[sympy.Symbol, float] | None = None) -> bool:
     """Whether sympy proves that ``stronger`` (small_s <= large_s) implies ``weaker`` (small_w <= large_w) wherever
     both sides are real, given the quantities' declared ranges and ``lower`` (the lower ends of family parts' ranges:
-    ``part_lower_ends``): (large_w - small_w) - (large_s - small_s) >= 0 identically."""
+    ``part_lower_ends``): (large_w - small_w) - lam (large_s - small_s) >= 0 identically for some lam >= 0 -- lam = 1,
+    then the ratios of the two gaps' coefficients of a common term (a side scaled by 1.01 needs lam = 1.01). A strict
+    ``weaker`` (small_w < large_w) needs that difference > 0 identically."""
     roots: dict[sympy.Expr, sympy.Symbol] = {}
-    gap = (_real_form(weaker.rhs, roots, lower) - _real_form(weaker.lhs, roots, lower)
-           - _real_form(stronger.rhs, roots, lower) + _real_form(stronger.lhs, roots, lower))
+    weak = _real_form(weaker.rhs, roots, lower) - _real_form(weaker.lhs, roots, lower)
+    strong = _real_form(stronger.rhs, roots, lower) - _real_form(stronger.lhs, roots, lower)
+    strict = isinstance(weaker, sympy.StrictLessThan)
     try:
-        return bool(sympy.simplify(sympy.factor(gap)).is_nonnegative) or _termwise_nonnegative(gap)
+        for lam in _multipliers(weak, strong):
+            gap = weak - lam * strong
+            factored = sympy.simplify(sympy.factor(gap))
+            if bool(factored.is_positive if strict else factored.is_nonnegative) or _termwise_nonnegative(gap, strict):
+                return True
     except Exception:  # noqa: BLE001 - sympy cannot decide: not shown
         return False
+    return False
 
 
-def _termwise_nonnegative(gap: sympy.Expr) -> bool:
+def _multipliers(weak: sympy.Expr, strong: sympy.Expr) -> list[sympy.Expr]:
+    """1, then each positive ratio of the coefficients the two gaps give one symbolic term (the candidates for lam)."""
+    def coefficients(expr: sympy.Expr) -> dict[sympy.Expr, sympy.Expr]:
+        out: dict[sympy.Expr, sympy.Expr] = {}
+        for term in sympy.Add.make_args(sympy.expand(expr)):
+            coefficient, factor = term.as_independent(*(weak.free_symbols | strong.free_symbols), as_Add=False)
+            if factor != 1:
+                out[factor] = out.get(factor, sympy.S.Zero) + coefficient
+        return out
+
+    w, s = coefficients(weak), coefficients(strong)
+    ratios = [sympy.nsimplify(w[f] / s[f], rational=False) for f in w if f in s and s[f] != 0]
+    return [sympy.S.One] + [r for r in dict.fromkeys(ratios) if r != 1 and bool(r.is_positive)]
+
+
+def _termwise_nonnegative(gap: sympy.Expr, strict: bool = False) -> bool:
     """A sufficient test sympy's sign rules miss (20 - 10 sqrt 2 + 49 M): the expanded gap's terms grouped by their
-    symbolic factor, each factor non-negative with a non-negative sum of numeric coefficients, the constant too."""
+    symbolic factor, each factor non-negative with a non-negative sum of numeric coefficients, the constant too;
+    ``strict``: and the constant positive (then the gap is > 0 everywhere)."""
     groups: dict[sympy.Expr, sympy.Expr] = {}
     symbols = gap.free_symbols
     for term in sympy.Add.make_args(sympy.expand(gap)):
         coefficient, factor = term.as_independent(*symbols, as_Add=False)
         groups[factor] = groups.get(factor, sympy.S.Zero) + coefficient
-    return all(bool(c.is_nonnegative) and (factor == 1 or bool(factor.is_nonnegative))
-               for factor, c in groups.items())
+    nonnegative = all(bool(c.is_nonnegative) and (factor == 1 or bool(factor.is_nonnegative))
+                      for factor, c in groups.items())
+    return nonnegative and (not strict or bool(groups.get(sympy.S.One, sympy.S.Zero).is_positive))
 
 
 def part_lower_ends(claim: StatementClaim) -> dict[sympy.Symbol, float]:
@@ -329,8 +354,6 @@ def shown_true(claim: StatementClaim, mutation: Mutation) -> str:
     certificates pass on their whole domain; the named results they rest on are named), whose proved ``bound``
     implies the mutant's (``implies``); else ""."""
     part = next(p for p in claim.statement if str(p) == mutation.part)
-    if mutation.kind == STRICT:
-        return ""
     mutant = mutated_relation(part, mutation)
     for sharp in claim.sharp:
         if sharp.part != mutation.part or sharp.bound is None:

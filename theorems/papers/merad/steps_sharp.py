@@ -6,6 +6,7 @@ z_3 = -C e_2 of :mod:`theorems.papers.merad.sharp_constants` (u = 0, ||g||^2 = 6
 
 * ||dcos_ij|| = sqrt(||z_i||^2 + ||z_j||^2) <= sqrt 2 max(||z_i||, ||z_j||), equal when ||z_i|| = ||z_j||
   (printed: 2);
+* ||diag(v) - v v^T|| = 2 v1 v2 <= 1/2, equal at u = 0 (printed 1/2: sharp);
 * ||(dcos12 dcos13) dv|| = v1 v2 ||g||^2 <= (1/4) 6 M = 3/2 M, equal at the witness (printed: 8 M);
 * ||Hess l|| <= sigma' ||g||^2 + sigma ||Hess u|| <= 3/2 M + sqrt 2, and >= lam(M) = (3M + sqrt(9M^2 + 8))/4 at the
   witness (printed: 2 + 8 M): bracketed, as Lemma 3's own constant is;
@@ -54,6 +55,19 @@ def dcos_sharp(square: Fraction = Fraction(2)) -> Certificate:
                        domain="every d >= 1 and every z in (R^d)^3", ok=bool(blocks.ok and upper and equal),
                        details={"blocks (lemma3_dcos_norms)": blocks.ok, "a^2 + b^2 <= 2 m^2 (z3)": bool(upper),
                                 "equality at a = b (sympy)": bool(equal)})
+
+
+@functools.cache
+def softmax_sharp() -> Certificate:
+    """||diag(v) - v v^T|| = 2 v_1 v_2 <= 1/2 (softmax_curvature_interval: interval branch-and-bound on the simplex),
+    with equality at v = (1/2, 1/2), i.e. u = 0 (sympy: 2 (1/2)(1/2) = 1/2): the printed 1/2 is sharp."""
+    upper = mc.softmax_curvature_interval()
+    half = sympy.Rational(1, 2)
+    equal = 2 * half * (1 - half) == half
+    return Certificate(method=f"{upper.method} + sympy", statement="2 v_1 v_2 <= 1/2 on the simplex, = 1/2 at v_1 = v_2",
+                       domain="every v on the simplex of R^2 (every z: v = softmax(z_1^T z_2, z_1^T z_3))",
+                       ok=bool(upper.ok and equal), complete=upper.complete,
+                       details={"upper (interval)": upper.ok, "equality at v = (1/2, 1/2) (sympy)": bool(equal)})
 
 
 def _witness_values() -> dict[str, bool]:
