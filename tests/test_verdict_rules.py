@@ -1469,7 +1469,10 @@ def test_a_parts_sensitivity_is_its_smallest_refuted_move_and_a_true_mutant_is_n
     assert only_true["survives_at"] is None and only_true["refuted_at"] is None
     assert sensitivity_text(only_true).startswith("every strengthening shown true")
     assert sensitivity_text(sensitivity([{"kind": "strict", "amount": "0", "outcome": "killed"}])).startswith(
-        "every strengthening refuted")
+        "every strengthening refuted (")
+    assert sensitivity_text(sensitivity([{"kind": "drop term", "amount": "0", "outcome": "killed"},
+                                         {"kind": "constant", "amount": "1/5", "outcome": "true"}])).startswith(
+        "every strengthening refuted or shown true")
     assert sensitivity_text(None).startswith("sensitivity not measured")
 
 

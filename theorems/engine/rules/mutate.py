@@ -59,7 +59,8 @@ def sensitivity_text(s: dict[str, Any] | None) -> str:
     if s.get("survives_at") is not None:
         parts.append(f"a {_percent(s['survives_at'])} strengthening survives")
     if not parts:
-        parts.append("every strengthening refuted" if s.get(KILLED)
+        parts.append("every strengthening refuted or shown true" if s.get(KILLED) and s.get(TRUE)
+                     else "every strengthening refuted" if s.get(KILLED)
                      else "every strengthening shown true (the printed constant is loose)" if s.get(TRUE)
                      else "no constant to move")
     return "; ".join(parts) + (f" ({s[KILLED]} of {s['mutants']} mutants refuted, {s[TRUE]} true, {s[SURVIVED]} "
