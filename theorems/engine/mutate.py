@@ -308,18 +308,20 @@ def implies(stronger: sympy.core.relational.Relational, weaker: sympy.core.relat
     return False
 
 
+def _coefficients(expr: sympy.Expr, symbols: set[sympy.Symbol]) -> dict[sympy.Expr, sympy.Expr]:
+    """The expanded ``expr`` as {symbolic factor: its numeric coefficient} (the constant under the factor 1)."""
+    out: dict[sympy.Expr, sympy.Expr] = {}
+    for term in sympy.Add.make_args(sympy.expand(expr)):
+        coefficient, factor = term.as_independent(*symbols, as_Add=False)
+        out[factor] = out.get(factor, sympy.S.Zero) + coefficient
+    return out
+
+
 def _multipliers(weak: sympy.Expr, strong: sympy.Expr) -> list[sympy.Expr]:
     """1, then each positive ratio of the coefficients the two gaps give one symbolic term (the candidates for lam)."""
-    def coefficients(expr: sympy.Expr) -> dict[sympy.Expr, sympy.Expr]:
-        out: dict[sympy.Expr, sympy.Expr] = {}
-        for term in sympy.Add.make_args(sympy.expand(expr)):
-            coefficient, factor = term.as_independent(*(weak.free_symbols | strong.free_symbols), as_Add=False)
-            if factor != 1:
-                out[factor] = out.get(factor, sympy.S.Zero) + coefficient
-        return out
-
-    w, s = coefficients(weak), coefficients(strong)
-    ratios = [sympy.nsimplify(w[f] / s[f], rational=False) for f in w if f in s and s[f] != 0]
+    symbols = weak.free_symbols | strong.free_symbols
+    w, s = _coefficients(weak, symbols), _coefficients(strong, symbols)
+    ratios = [sympy.nsimplify(w[f] / s[f], rational=False) for f in w if f != 1 and f in s and s[f] != 0]
     return [sympy.S.One] + [r for r in dict.fromkeys(ratios) if r != 1 and bool(r.is_positive)]
 
 
@@ -327,11 +329,7 @@ def _termwise_nonnegative(gap: sympy.Expr, strict: bool = False) -> bool:
     """A sufficient test sympy's sign rules miss (20 - 10 sqrt 2 + 49 M): the expanded gap's terms grouped by their
     symbolic factor, each factor non-negative with a non-negative sum of numeric coefficients, the constant too;
     ``strict``: and the constant positive (then the gap is > 0 everywhere)."""
-    groups: dict[sympy.Expr, sympy.Expr] = {}
-    symbols = gap.free_symbols
-    for term in sympy.Add.make_args(sympy.expand(gap)):
-        coefficient, factor = term.as_independent(*symbols, as_Add=False)
-        groups[factor] = groups.get(factor, sympy.S.Zero) + coefficient
+    groups = _coefficients(gap, gap.free_symbols)
     nonnegative = all(bool(c.is_nonnegative) and (factor == 1 or bool(factor.is_nonnegative))
                       for factor, c in groups.items())
     return nonnegative and (not strict or bool(groups.get(sympy.S.One, sympy.S.Zero).is_positive))
@@ -355,11 +353,12 @@ def shown_true(claim: StatementClaim, mutation: Mutation) -> str:
     implies the mutant's (``implies``); else ""."""
     part = next(p for p in claim.statement if str(p) == mutation.part)
     mutant = mutated_relation(part, mutation)
+    lower = part_lower_ends(claim)
     for sharp in claim.sharp:
         if sharp.part != mutation.part or sharp.bound is None:
             continue
         bound = sympy.LessThan(sharp.bound[0], sharp.bound[1], evaluate=False)
-        if not implies(bound, mutant, part_lower_ends(claim)):
+        if not implies(bound, mutant, lower):
             continue
         proved_by = dataclasses.replace(sharp, certificates=sharp.bound_by) if sharp.bound_by else sharp
         shown = sharp_report(proved_by, claim, None)

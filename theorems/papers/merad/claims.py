@@ -460,12 +460,13 @@ PLUGIN.claim(Claim(
 
 LEMMA3_STEP_FAMILIES = (Triplets("ball"), Triplets("near_optimal"))
 _AT_WITNESS = lambda: steps_sharp.equality_triplets(LEMMA3_STEP_FAMILIES[:1])  # noqa: E731
+_DCOS_BOUNDS = [(norm, sqrt(2) * Max(a, b)) for norm, a, b in zip(
+    (tp.dcos12_norm, tp.dcos13_norm, tp.dcos23_norm), (tp.z1_norm, tp.z1_norm, tp.z2_norm),
+    (tp.z2_norm, tp.z3_norm, tp.z3_norm))]
 _DCOS_SHARP = tuple(
     Sharp(label, "2", "sqrt 2 (||dcos_ij||^2 = ||z_i||^2 + ||z_j||^2; equal when ||z_i|| = ||z_j||)", certified=True,
-          sides=(norm, sqrt(2) * Max(a, b)), bound=(norm, sqrt(2) * Max(a, b)), certificates=(steps_sharp.dcos_sharp,),
-          attained=_AT_WITNESS)
-    for label, norm, a, b in zip(proofs.LEMMA3_DCOS, (tp.dcos12_norm, tp.dcos13_norm, tp.dcos23_norm),
-                                 (tp.z1_norm, tp.z1_norm, tp.z2_norm), (tp.z2_norm, tp.z3_norm, tp.z3_norm)))
+          sides=bound, bound=bound, certificates=(steps_sharp.dcos_sharp,), attained=_AT_WITNESS)
+    for label, bound in zip(proofs.LEMMA3_DCOS, _DCOS_BOUNDS))
 _CURV_SHARP = (tp.curv_term_norm, Rational(3, 2) * tp.max_norm_prod)
 _LAM_M = (3 * tp.max_norm_prod + sqrt(9 * tp.max_norm_prod ** 2 + 8)) / 4
 
