@@ -53,6 +53,10 @@ u = quantity("u_rule", range=(None, None), doc="+inf up to `inf_until` digits, t
 m = quantity("m_rule", range=(None, None), doc="known only as the enclosure [m_lo, m_hi]")
 w = quantity("w_rule", range=(None, None), doc="1 - (1 - e^-w_cancel) at the working precision: a digit loss inside")
 v = quantity("v_rule", range=(None, None), doc="1 - e^-v_exp at the working precision: 1 once v_exp is large")
+terms = quantity("terms_rule", range=(0, None), doc="the magnitude of the terms the residues are differences of")
+res = quantity("residue_rule", range=(0, None), scale=terms, doc="terms * (the subject's res, or a rounding residue "
+                                                                  "10^-(dps + 1) at dps digits)")
+res_bare = quantity("residue_bare_rule", range=(0, None), doc="the same residue, no scale declared")
 
 
 class Points(SubjectFamily):
@@ -62,7 +66,7 @@ class Points(SubjectFamily):
     beyond, and ``u_float`` in float64; m is an enclosure (a Monte Carlo bracket)."""
 
     name = "fixed points"
-    symbols = frozenset({q, r, e, g, h, u, m, w, v})
+    symbols = frozenset({q, r, e, g, h, u, m, w, v, terms, res, res_bare})
 
     def __init__(self, subjects: Iterable[dict[str, float]]) -> None:
         self.subjects = list(subjects)
@@ -87,6 +91,10 @@ class Points(SubjectFamily):
         else:
             values[w] = 0.0
         values[v] = 1 - mpmath.exp(-subject.get("v_exp", 0)) if mp else 1.0
+        values[terms] = subject.get("terms", 1.0)
+        relative = (_exact(subject["res_mp"], xp) if "res_mp" in subject else mpmath.mpf(10) ** (-xp.dps - 1)) if mp \
+            else subject.get("res", 1e-17)
+        values[res] = values[res_bare] = values[terms] * relative
         out = {s: xp.asarray(values[s]) for s in symbols if s != m}
         if m in symbols:
             out[m] = Enclosure(subject.get("m_lo", 0.0), subject.get("m_hi", 0.0), alpha=1e-9, how="a bracket")
@@ -1025,6 +1033,52 @@ def test_the_tolerance_is_relative_to_the_terms_at_every_scale(relation: Any, su
     assert statement(relation, [subject]).verdict == expected
 
 
+@rule("compare.part_tolerance")
+@pytest.mark.parametrize("relation, subject, expected", [
+    (sympy.Eq(res, 0, evaluate=False), {"terms": 1e6}, C),  # a rounding residue of terms of size 1e6: within tol
+    (sympy.Eq(res, 0, evaluate=False), {"terms": 1.0, "res": 1e-6, "res_mp": "10**-6"}, R),  # a residue that is real
+    (sympy.Eq(res, 0, evaluate=False), {"terms": 1e-30, "res": 1e-6, "res_mp": "10**-6"}, R),  # at a tiny scale too
+    (sympy.Eq(res, 0, evaluate=False), {"terms": 1.0, "res": 1e-17, "res_mp": "10**-30"}, R),  # beyond 60 digits' tol
+    (Le(res, 1), {"terms": 1e6, "res": 1e-3, "res_mp": "10**-3"}, R),  # the scale never loosens a bound: 1000 <= 1
+])
+def test_a_residue_quantity_is_judged_against_its_declared_scale(relation: Any, subject: dict,
+                                                                  expected: Verdict) -> None:
+    """``quantity(..., scale=terms)``: the part's scale includes the magnitude of the terms the residue is a
+    difference of, so its own rounding is within the tolerance, and a residue the evaluation resolves is not."""
+    assert statement(relation, [subject]).verdict == expected
+
+
+@rule("compare.part_tolerance")
+def test_a_residue_without_a_declared_scale_is_only_dismissed_by_doubling_the_precision() -> None:
+    """The same rounding residue, no scale: its scale is itself, so it reads as a violation at 60 digits that only
+    the doublings up to MAX_DPS show unstable -- never a counterexample, but never dismissed by the tolerance."""
+    from theorems.engine.probe import probe
+    from theorems.engine.rules.compare import MAX_DPS
+
+    subject = {"terms": 1e6}
+    for residue, settled_at in ((res, None), (res_bare, MAX_DPS)):
+        claim = Claim("t.rule", Kind.IDENTITY, SRC, parts(sympy.Eq(residue, 0, evaluate=False)),
+                      subjects=(Points([subject]),))
+        p = probe(claim, claim.subjects[0], subject, force_confirm=True)
+        assert not p.violated and (p.dps == settled_at if settled_at else p.dps == 60 and not p.unstable), residue
+        assert p.unstable == (settled_at is not None)
+
+
+def test_a_scale_must_be_a_positive_number_or_an_expression_of_quantities() -> None:
+    for bad in ("terms", -1, 0, sympy.Symbol("x_plain"), sympy.I):
+        with pytest.raises(ClaimError, match="scale="):
+            quantity("residue_bad", range=(0, None), scale=bad)
+    assert quantity("residue_ok", range=(0, None), scale=2 * terms + 1).quantity.scale == 2 * terms + 1
+
+
+def test_a_family_that_cannot_compute_a_residue_s_scale_is_refused() -> None:
+    class NoTerms(Points):
+        symbols = frozenset({res})
+
+    with pytest.raises(ClaimError, match="cannot compute terms_rule"):
+        Claim("t.rule", Kind.IDENTITY, SRC, parts(sympy.Eq(res, 0, evaluate=False)), subjects=(NoTerms([{}]),))
+
+
 @rule("compare.part_tolerance", "compare.float_valued")
 @pytest.mark.parametrize("h_mp, expected", [
     ("1/3", R),  # computed at 60 digits: violated by 1e-20 relative, far beyond the 60-digit resolution
@@ -1504,3 +1558,27 @@ def test_every_rule_has_a_row_and_every_row_names_a_rule() -> None:
     assert not (set(RULES) - marked), f"rules without a row: {sorted(set(RULES) - marked)}"
     assert not (marked - set(RULES)), f"rows naming no rule: {sorted(marked - set(RULES))}"
     assert all(r.doc and r.room == name.split(".")[0] for name, r in RULES.items())
+
+
+def test_a_recorded_subject_violating_only_parts_refuted_often_enough_is_left_provisional() -> None:
+    """Once a part is confirmed violated on ENOUGH_VIOLATIONS subjects, a subject a search only records (an adversarial
+    or tightness end point) that violates that part alone is not settled up to MAX_DPS digits again: it stays a
+    provisional, unconfirmed candidate. A subject violating any other part, or probed by a step that depends on the
+    answer (a random draw, a shrink), is settled as before."""
+    from theorems.engine.probe import ENOUGH_VIOLATIONS, Tracker
+    from theorems.engine.rules.compare import CONFIRM_DPS, MAX_DPS
+
+    claim = Claim("t.rule", Kind.INEQUALITY, SRC, parts(Le(q, 1), Le(r, 1)), subjects=(Points([]),))
+    family, tracker = claim.subjects[0], Tracker(claim)
+    for i in range(ENOUGH_VIOLATIONS):
+        assert not tracker.refuted_enough()
+        tracker.record(tracker.probe(family, {"q": 2.0 + i}, record_only=True))  # settled: q <= 1 not yet refuted enough
+    assert len(tracker.violations) == ENOUGH_VIOLATIONS and tracker.refuted_enough() == {str(claim.statement[0])}
+    alone = tracker.probe(family, {"q": 9.0}, record_only=True)
+    assert alone.provisional and not alone.violated and alone.dps == CONFIRM_DPS and tracker.unconfirmed == 1
+    both = tracker.probe(family, {"q": 9.0, "r": 5.0}, record_only=True)  # r <= 1 is violated for the first time
+    assert both.violated and not both.provisional and both.dps == MAX_DPS
+    drawn = tracker.probe(family, {"q": 9.0})  # a step that depends on the answer: always settled
+    assert drawn.violated and drawn.dps == MAX_DPS
+    tracker.record(alone)
+    assert len(tracker.violations) == ENOUGH_VIOLATIONS  # a provisional violation is never counted as one

@@ -374,7 +374,8 @@ def _equality_cases(claim: StatementClaim, family: SubjectFamily, cases: list[tu
         if name != family.name:
             continue
         if admissible(claim, family, subject):
-            tracker.record(tracker.probe(family, subject, found_by="equality case of a sharp constant", always=True),
+            tracker.record(tracker.probe(family, subject, found_by="equality case of a sharp constant", always=True,
+                                         record_only=True),
                            adversarial=True)
         else:
             tracker.rejected += 1

@@ -36,6 +36,7 @@ from sympy.logic.boolalg import BooleanAtom
 from theorems.engine.errors import ClaimError
 from theorems.engine.functions import SUPPORTED_FUNCTIONS, unsupported
 from theorems.engine.logic import Reading, check_prefix, slug
+from theorems.engine.quantity import declared
 
 if TYPE_CHECKING:
     from numerics.certificate import Certificate
@@ -133,9 +134,18 @@ class Part:
         return frozenset(self.relation.free_symbols)
 
     @functools.cached_property
+    def scale_terms(self) -> tuple[sympy.Expr, ...]:
+        """The declared scales of the part's residue quantities (``quantity(..., scale=...)``), sorted by the
+        quantity's name: terms of the part's scale beside its sides' own."""
+        infos = [declared(s) for s in sorted(self.free_symbols, key=lambda s: s.name)]
+        return tuple(info.scale for info in infos if info is not None and info.scale is not None)
+
+    @functools.cached_property
     def symbols(self) -> tuple[sympy.Symbol, ...]:
-        """The free symbols sorted by name: the order the compiled sides take them in."""
-        return tuple(sorted(self.free_symbols, key=lambda s: s.name))
+        """The free symbols and those of their declared scales, sorted by name: the order the compiled sides take
+        them in (a family computes every one)."""
+        scales = set().union(*(t.free_symbols for t in self.scale_terms))
+        return tuple(sorted(self.free_symbols | scales, key=lambda s: s.name))
 
     def __str__(self) -> str:
         return self.label or sympy.sstr(self.relation)
@@ -403,7 +413,7 @@ class StatementClaim(ClaimBase):
             if known is None:
                 continue
             for part in self.statement:
-                missing = part.free_symbols - set(known)
+                missing = set(part.symbols) - set(known)
                 if part.applies is None and missing:
                     raise ClaimError(
                         f"claim {self.id}: subject family {family.name!r} cannot compute "

@@ -92,15 +92,17 @@ def compiled(expr: sympy.Expr, symbols: tuple[sympy.Symbol, ...], xp: Backend) -
 
 @functools.lru_cache(maxsize=None)
 def term_functions(part: Part, xp: Backend) -> tuple[Callable[..., Any], ...]:
-    """Each additive term of both printed sides, compiled for ``xp``: what a part's scale is measured on."""
+    """Each additive term of both printed sides, and the declared scale of each residue quantity in them
+    (``quantity(..., scale=...)``), compiled for ``xp``: what a part's scale is measured on."""
     syms = part.symbols
     terms = [t for side in (part.relation.lhs, part.relation.rhs) for t in sympy.Add.make_args(sympy.sympify(side))]
+    terms += list(part.scale_terms)
     return tuple(compiled(t, syms, xp) for t in terms if t.free_symbols or t.is_number)
 
 
 def part_scale(part: Part, args: list[Any], xp: Backend) -> Any:
-    """The largest |term| among the finite additive terms of the part's sides (0 when there is none): the
-    magnitude a margin is compared against (compare.part_tolerance)."""
+    """The largest |term| among the finite additive terms of the part's sides and its residues' declared scales (0
+    when there is none): the magnitude a margin is compared against (compare.part_tolerance)."""
     best = xp.asarray(0.0)
     for term in term_functions(part, xp):
         value = term(*args)
@@ -213,7 +215,7 @@ def needed_symbols(parts: list[Part]) -> tuple[sympy.Symbol, ...]:
     ascent differed in the last digit from one run to the next)."""
     out: set[sympy.Symbol] = set()
     for p in parts:
-        out |= p.free_symbols
+        out |= set(p.symbols)
     return tuple(sorted(out, key=lambda s: s.name))
 
 

@@ -25,7 +25,8 @@ from theorems.engine.verdict import PartStats
 from theorems.engine.family import SubjectFamily
 
 SCREEN_AUDIT_EVERY = 10
-ENOUGH_VIOLATIONS = 3  # after this many confirmed violations, large subjects are not confirmed
+ENOUGH_VIOLATIONS = 3  # after this many confirmed violations, large subjects are not confirmed, and a part violated
+# this many times is not settled again by doubling the precision on a subject a search only records
 KEEP_BEST = 3  # per part, the subjects with the largest ratio kept for the tightness search
 DEGENERATE_BAND = 1e-9  # a ratio this close to 1 is an equality case: is it one whatever the part's constants?
 PERTURBATION = sympy.Rational(1001, 1000)  # how far a constant is moved to see whether the ratio depends on it
@@ -45,6 +46,9 @@ class Probe:
     dps: int = 0  # precision of ``confirmed``
     unstable: bool = False  # margins kept changing with the precision: not a counterexample
     unconfirmable: str = ""  # why a candidate has no high-precision value (PrecisionUnavailable's message)
+    # violated at CONFIRM_DPS digits only, never doubled: every part it violates was confirmed violated
+    # ENOUGH_VIOLATIONS times already (a subject a search only records); no counterexample by itself
+    provisional: bool = False
 
     @property
     def candidate(self) -> bool:
@@ -52,8 +56,13 @@ class Probe:
 
     @property
     def violated(self) -> bool:
-        return (self.confirmed is not None and not self.unstable
+        return (self.confirmed is not None and not self.unstable and not self.provisional
                 and any(is_violation(v.certain_margin, v.tol) for v in self.confirmed))
+
+    @property
+    def violated_parts(self) -> set[str]:
+        """The labels of the parts its high-precision values violate (at whatever precision they were taken)."""
+        return {str(v.part) for v in self.confirmed or [] if is_violation(v.certain_margin, v.tol)}
 
     @property
     def best(self) -> list[PartValue]:
@@ -86,9 +95,10 @@ def evaluate(claim: StatementClaim, family: SubjectFamily, subject: Any, dps: in
 
 
 def probe(claim: StatementClaim, family: SubjectFamily, subject: Any, found_by: str = "random",
-          force_confirm: bool = False, confirm: bool = True) -> Probe:
+          force_confirm: bool = False, confirm: bool = True, refuted: frozenset[str] = frozenset()) -> Probe:
     """Evaluate in float64; confirm in high precision the parts whose float margin asks for it
-    (every part when ``force_confirm``).
+    (every part when ``force_confirm``). A violation at CONFIRM_DPS digits of ``refuted`` parts only (labels of parts
+    already confirmed violated often enough) is left provisional instead of settled by :func:`stabilize`.
 
     A side without a real value (NaN, complex) in high precision -- or in float64 where there is
     no high-precision twin -- raises :class:`UndefinedValue` naming the part, the quantities, the
@@ -107,7 +117,10 @@ def probe(claim: StatementClaim, family: SubjectFamily, subject: Any, found_by: 
         result.dps = CONFIRM_DPS
         _refuse_undefined(result.confirmed, family, subject, f"mpmath at {CONFIRM_DPS} digits")
         if result.violated:
-            stabilize(claim, result)
+            if result.violated_parts <= refuted:
+                result.provisional = True
+            else:
+                stabilize(claim, result)
     return result
 
 
@@ -193,9 +206,13 @@ class Tracker:
         """The informative subjects with the largest ratio of part ``label`` seen so far (largest first)."""
         return [p for _, p in self.best.get(label, [])]
 
-    def probe(self, family: SubjectFamily, subject: Any, found_by: str = "random", always: bool = False) -> Probe:
+    def probe(self, family: SubjectFamily, subject: Any, found_by: str = "random", always: bool = False,
+              record_only: bool = False) -> Probe:
         """Screen ``subject`` in float64 and confirm its candidates; ``always``: evaluate it at high precision
-        whatever the screen says (a listed example, a shrink proposal), where it is cheap to."""
+        whatever the screen says (a listed example, a shrink proposal), where it is cheap to. ``record_only``: the
+        search only records this subject (no step depends on whether it violates), so a violation of parts already
+        confirmed violated ENOUGH_VIOLATIONS times is left provisional (an unconfirmed candidate), not settled up to
+        MAX_DPS digits again."""
         self.seen += 1
         force = always or self.screen_unreliable or self.seen % SCREEN_AUDIT_EVERY == 0
         cheap = family.cheap_to_confirm(subject)
@@ -212,10 +229,11 @@ class Tracker:
         if early:  # before anything evaluates the subject: an edit a quantity makes is seen on the copies
             self.pure_checked[family.name] = self.pure_checked.get(family.name, 0) + 1
             self._check_pure(family, subject, (FLOAT, mp_backend(CONFIRM_DPS)))
-        p = probe(self.claim, family, subject, found_by, force_confirm=force)
+        p = probe(self.claim, family, subject, found_by, force_confirm=force,
+                  refuted=self.refuted_enough() if record_only else frozenset())
         if p.violated and cheap and not early:  # every confirmed violation rests on pure quantities
             self._check_pure(family, subject, (mp_backend(CONFIRM_DPS),))
-        if p.candidate and p.confirmed is None:
+        if (p.candidate and p.confirmed is None) or p.provisional:
             self.unconfirmed += 1
             if p.unconfirmable and len(self.undecided) < KEEP_UNDECIDED:
                 self.undecided.append(f"{family.describe(p.subject)[:200]} ({p.unconfirmable})")
@@ -230,6 +248,14 @@ class Tracker:
                 if err > 0.5 or math.isnan(err):
                     self.screen_unreliable = True
         return p
+
+    def refuted_enough(self) -> frozenset[str]:
+        """The labels of the parts confirmed violated on ENOUGH_VIOLATIONS subjects or more."""
+        counts: dict[str, int] = {}
+        for v in self.violations:
+            for label in v.violated_parts:
+                counts[label] = counts.get(label, 0) + 1
+        return frozenset(label for label, n in counts.items() if n >= ENOUGH_VIOLATIONS)
 
     def record(self, p: Probe, adversarial: bool = False) -> None:
         if adversarial:

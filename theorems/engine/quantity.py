@@ -15,6 +15,11 @@ mpmath or torch, see :mod:`numerics.backend`), and used in statements through it
 
 ``range`` is the quantity's trivial range (an error rate's [0, 1], a cosine's [-1, 1]): a
 bound at or beyond it says nothing, and the report counts such subjects as uninformative.
+``scale`` is for a residue -- a difference the quantity computes itself, as in ``Eq(gap, 0)`` for an identity
+checked over many points: the magnitude of the terms it is a difference of (a number, or an expression of other
+quantities). A part's tolerance is relative to the magnitudes of its terms (compare.part_tolerance); a residue
+alone carries none, so without ``scale`` its own rounding (1e-61 at 60 digits) reads as a violation that only
+doubling the precision up to 1920 digits dismisses. ``range=(0, None), scale=1`` for a relative error.
 The symbol carries no sympy assumption but ``real`` (or ``integer``), so sympy never decides
 a relation from the range alone; it is a :class:`QuantitySymbol` carrying its declaration, and
 two modules may declare quantities of the same name without clashing. A symbol computed by a hand-written family is declared the
@@ -45,6 +50,7 @@ class Quantity:
     differentiable: bool
     doc: str
     module: str
+    scale: sympy.Expr | None = None  # a residue's terms' magnitude (a number or an expression of quantities)
 
 
 class QuantitySymbol(sympy.Symbol):
@@ -82,19 +88,33 @@ def _bounds(range_: tuple[float | None, float | None] | None, name: str) -> tupl
     return lo, hi
 
 
+def _scale(scale: Any, name: str) -> sympy.Expr | None:
+    if scale is None:
+        return None
+    try:
+        expr = sympy.sympify(scale, strict=True)
+    except (sympy.SympifyError, TypeError):
+        raise ClaimError(f"quantity {name!r}: scale={scale!r} must be a number or an expression of quantities") from None
+    stray = [s for s in getattr(expr, "free_symbols", ()) if not isinstance(s, QuantitySymbol)]
+    if not isinstance(expr, sympy.Expr) or stray or (expr.is_number and not (expr.is_real and expr.is_positive)):
+        raise ClaimError(f"quantity {name!r}: scale={scale!r} must be a positive number or an expression of "
+                         "declared quantities")
+    return expr
+
+
 def _declare(name: str, formula: Formula | None, range_: Any, integer: bool, differentiable: bool,
-             doc: str, module: str) -> QuantitySymbol:
+             doc: str, module: str, scale: Any = None) -> QuantitySymbol:
     if not isinstance(name, str) or not name.isidentifier():
         raise ClaimError(f"quantity name {name!r} must be a Python identifier (it names a sympy symbol)")
     if formula is not None and not callable(formula):
         raise ClaimError(f"quantity {name!r}: formula must be a function (s, xp) -> value")
-    info = Quantity(name, formula, _bounds(range_, name), differentiable, doc, module)
+    info = Quantity(name, formula, _bounds(range_, name), differentiable, doc, module, _scale(scale, name))
     return QuantitySymbol(info, integer=True) if integer else QuantitySymbol(info, real=True)
 
 
 def quantity(name: str | Formula | None = None, formula: Formula | None = None, *,
              range: tuple[float | None, float | None] | None = None, integer: bool = False,
-             differentiable: bool = True, doc: str = "") -> Any:
+             differentiable: bool = True, doc: str = "", scale: Any = None) -> Any:
     """Declare a quantity and return its sympy symbol (or a decorator that does).
 
     * ``quantity("L_un", range=(0, None))`` -- a symbol computed by a hand-written family;
@@ -103,17 +123,20 @@ def quantity(name: str | Formula | None = None, formula: Formula | None = None, 
       the function (its docstring becomes ``doc``).
 
     ``differentiable=False`` keeps the quantity out of the torch adversary (for formulas that
-    use argmax, sorting or other steps without a gradient).
+    use argmax, sorting or other steps without a gradient). ``scale``: a residue's terms' magnitude (the
+    module doc).
     """
     module = sys._getframe(1).f_globals.get("__name__", "")
     if callable(name):  # @quantity without arguments
         fn = name
-        return _declare(fn.__name__, fn, range, integer, differentiable, doc or (fn.__doc__ or "").strip(), module)
+        return _declare(fn.__name__, fn, range, integer, differentiable, doc or (fn.__doc__ or "").strip(), module,
+                        scale)
     if name is not None:
-        return _declare(name, formula, range, integer, differentiable, doc, module)
+        return _declare(name, formula, range, integer, differentiable, doc, module, scale)
 
     def decorate(fn: Formula) -> sympy.Symbol:
-        return _declare(fn.__name__, fn, range, integer, differentiable, doc or (fn.__doc__ or "").strip(), module)
+        return _declare(fn.__name__, fn, range, integer, differentiable, doc or (fn.__doc__ or "").strip(), module,
+                        scale)
 
     return decorate
 

@@ -224,7 +224,7 @@ def adversarial_search(claim: StatementClaim, family: SubjectFamily, budget: Bud
         end = ascend(claim, family, subject, budget.adversarial_steps,
                      lambda params: torch_margin(parts, family.quantities(subject, symbols, xp, params=params), xp))
         if admissible(claim, family, end):
-            tracker.record(tracker.probe(family, end, found_by="adversarial"), adversarial=True)
+            tracker.record(tracker.probe(family, end, found_by="adversarial", record_only=True), adversarial=True)
 
 
 def ascend(claim: StatementClaim, family: SubjectFamily, subject: Any, steps: int,

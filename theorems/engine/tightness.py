@@ -139,7 +139,8 @@ def _joint(claim: StatementClaim, family: SubjectFamily, subject: Any, part: Par
         if score > best_score and admissible(claim, family, end):
             best, best_score = end, score
     if best is not subject:
-        tracker.record(tracker.probe(family, best, found_by="tightness (joint move)"), adversarial=True)
+        tracker.record(tracker.probe(family, best, found_by="tightness (joint move)", record_only=True),
+                       adversarial=True)
     return best
 
 
@@ -173,7 +174,7 @@ def tightness_search(claim: StatementClaim, family: SubjectFamily, budget: Budge
             if n == 0:  # the best start: every value of each scalar parameter, the subject moved along
                 end = _joint(claim, family, end, part, budget, ascent.child("joint"), climbs, tracker)
             if admissible(claim, family, end):
-                tracker.record(tracker.probe(family, end, found_by="tightness"), adversarial=True)
+                tracker.record(tracker.probe(family, end, found_by="tightness", record_only=True), adversarial=True)
 
 
 def sharp_report(sharp: Sharp, claim: StatementClaim, best: Probe | None) -> dict[str, Any]:

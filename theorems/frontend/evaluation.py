@@ -133,7 +133,7 @@ def evaluate_subject(claim: StatementClaim, family_name: str | None, subject_fil
                               f"{', '.join(sorted(available))}")
         symbols = [available[q] for q in quantities]
     else:
-        used = {s for p in applicable_parts(claim, subject) for s in p.free_symbols}
+        used = {s for p in applicable_parts(claim, subject) for s in p.symbols}
         symbols = sorted((s for s in used if s in family.symbols), key=lambda s: s.name)
     parts = part_rows(claim, family, subject, dps) if applicable_parts(claim, subject) else []
     return Evaluation(family, subject, origin, quantity_rows(family, subject, symbols, dps), parts)

@@ -3,7 +3,8 @@
 A claim part ``lhs <= rhs`` (or ``lhs = rhs``) has a *margin*: ``lhs - rhs`` for an
 inequality, ``|lhs - rhs|`` for an identity. Its tolerance is relative to the magnitudes of the
 terms being compared -- the scale, the largest |term| among the additive terms of both sides, as
-evaluated -- and to the resolution of the evaluation (:func:`part_tolerance`):
+evaluated, and a residue quantity's declared scale (``quantity(..., scale=...)``: the terms it is a
+difference of) -- and to the resolution of the evaluation (:func:`part_tolerance`):
 
     tol = max(resolution * scale, TINY),  resolution = RTOL (float64) or RTOL_HP (60 digits).
 

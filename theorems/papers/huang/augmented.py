@@ -16,6 +16,8 @@ rationals from the concrete setting.
 
 from __future__ import annotations
 
+import functools
+
 import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -412,17 +414,32 @@ def nn_classifier_report(s: AugmentedSetting) -> dict[str, int]:
             "points": len(sets)}
 
 
-def nn_score_gap(arr: AugArrays) -> Any:
-    """max over points z and classes k of |-||z - mu_k||^2/2 - ((W z + b)_k - ||z||^2/2)|."""
+def _nn_score_terms(arr: AugArrays) -> tuple[Any, Any, Any, Any]:
+    """At every point z (rows) and class k (columns): -||z - mu_k||^2/2, z^T mu_k, ||mu_k||^2/2 and ||z||^2/2."""
     xp = arr.xp
     mu = centres(arr)
     Z = arr.F.reshape(arr.n * arr.a, arr.d) if xp.name != "torch" else arr.F.reshape(-1, arr.d)
     diff = Z[:, None, :] - mu[None, :, :]
-    left = -xp.sum(diff * diff, axis=2) / 2
-    lin = Z @ mu.T - xp.sum(mu * mu, axis=1)[None, :] / 2
-    right = lin - xp.sum(Z * Z, axis=1)[:, None] / 2
-    gap = left - right
+    return -xp.sum(diff * diff, axis=2) / 2, Z @ mu.T, xp.sum(mu * mu, axis=1)[None, :] / 2, \
+        xp.sum(Z * Z, axis=1)[:, None] / 2
+
+
+def nn_score_gap(arr: AugArrays) -> Any:
+    """max over points z and classes k of |-||z - mu_k||^2/2 - ((W z + b)_k - ||z||^2/2)|, with W z + b =
+    (z^T mu_k - ||mu_k||^2/2)_k."""
+    xp = arr.xp
+    left, dots, half_mu, half_z = arr.once("nn_terms", lambda: _nn_score_terms(arr))
+    gap = left - (dots - half_mu - half_z)
     return xp.max(xp.sqrt(gap * gap))
+
+
+def nn_score_terms(arr: AugArrays) -> Any:
+    """The largest |term| of nn_score_gap's identity over points and classes: the scale its residue is
+    compared against (a residue's rounding is relative to the terms it is a difference of)."""
+    xp = arr.xp
+    terms = arr.once("nn_terms", lambda: _nn_score_terms(arr))
+    largest = [xp.max(xp.sqrt(t * t)) for t in terms]
+    return functools.reduce(xp.maximum, largest)
 
 
 def nn_predict(s: AugmentedSetting) -> list[frozenset[int]]:

@@ -167,7 +167,11 @@ L2s_mean = quantity("L2_simple_mean", lambda s, xp: ag.simple_l2_mean(_arr(s)), 
 nn_mismatch = quantity("nn_argmin_argmax_mismatches",
                        _exact(lambda s: ag.nn_classifier_report(_setting(s))["mismatch"]), integer=True,
                        range=(0, None), differentiable=False)
-nn_gap = quantity("nn_score_gap", lambda s, xp: ag.nn_score_gap(_arr(s)), range=(0, None), differentiable=False)
+nn_terms = quantity("nn_score_terms", lambda s, xp: ag.nn_score_terms(_arr(s)), range=(0, None), differentiable=False,
+                    doc="the largest |term| of the score identity: ||f(x) - mu_k||^2/2, f(x)^T mu_k, ||mu_k||^2/2, "
+                        "||f(x)||^2/2")
+nn_gap = quantity("nn_score_gap", lambda s, xp: ag.nn_score_gap(_arr(s)), range=(0, None), differentiable=False,
+                  scale=nn_terms, doc="the score identity's largest residue over points and classes")
 err_G = quantity("Err_G", _exact(lambda s: ag.classification_error(_setting(s), ag.nn_predict(_setting(s)))),
                  range=(0, 1), differentiable=False, doc="Err(G_f)")
 err_main = quantity("Err_main_good",
@@ -221,7 +225,7 @@ delta_s = quantity("delta_sigma", lambda s, xp: s.delta, range=(0, None), differ
 
 QUANTITIES = (L_nce, L1_nce, L2_nce, L_cc, L1_cc, L2_cc, lam, bt_lhs, bt_gram, bt_sum, d_dim, K_cls, tb_pair, L_pos,
               L_align, tau_bt, th4_dot, th4_pk, th4_pl, th3_dot, th3_pk, th3_pl, L2s_pairs, L2s_mean, nn_mismatch,
-              nn_gap, err_G, err_main, err_G_x, err_main_x, sigma, R_eps, eps_s, A_size, main_spread, lip_L, delta_s)
+              nn_gap, nn_terms, err_G, err_main, err_G_x, err_main_x, sigma, R_eps, eps_s, A_size, main_spread, lip_L, delta_s)
 
 RADII = (1.0, 0.5, 2.0)  # the radii r of the sphere encoders with ``radius=True``
 LAMBDAS = (0.0, 0.005, 0.5, 1.0, 2.0)  # the weights lambda of the cross-correlation loss drawn

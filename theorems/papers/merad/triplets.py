@@ -144,8 +144,8 @@ def _softmax_jacobian(s: Any, xp: Backend) -> Any:
 
 
 def _q(name: str, formula: Callable[[Any, Any], Any], doc: str, range: Any = (0, None),
-       differentiable: bool = True) -> Any:
-    return quantity(name, formula, range=range, differentiable=differentiable, doc=doc)
+       differentiable: bool = True, scale: Any = None) -> Any:
+    return quantity(name, formula, range=range, differentiable=differentiable, doc=doc, scale=scale)
 
 
 # -- Merad et al. Section 4: a triplet z = (z_1, z_2, z_3), a step z' (Lemma 3 = Lemma 5 = Lemma 4.1) ----------
@@ -157,9 +157,9 @@ grad_dot_step = _q("grad_dot_step", lambda s, xp: (_grad(s, xp) * _step(s).resha
 step_sq = _q("step_sq", lambda s, xp: (_step(s) * _step(s)).sum(), "||z'||^2")
 hess_norm = _q("hess_norm", lambda s, xp: tl.spectral_norm(_hess(s, xp), xp), "||Hess l(z)||_2")
 grad_rel_err = _q("grad_rel_err", lambda s, xp: _rel(tl.gradient_proof(s.z, xp), _grad(s, xp), xp),
-                  "the proof's gradient vs the chain rule", differentiable=False)
+                  "the proof's gradient vs the chain rule", differentiable=False, scale=1)  # relative: terms of size 1
 hess_rel_err = _q("hess_rel_err", lambda s, xp: _rel(tl.hessian_proof(s.z, xp), _hess(s, xp), xp),
-                  "the proof's Hessian vs the chain rule", differentiable=False)
+                  "the proof's Hessian vs the chain rule", differentiable=False, scale=1)
 dcos12_norm = _q("dcos12_norm", lambda s, xp: tl.norm(tl.dcos(s.z, 0, 1, xp), xp), "||dcos_12||",
                  differentiable=False)
 dcos13_norm = _q("dcos13_norm", lambda s, xp: tl.norm(tl.dcos(s.z, 0, 2, xp), xp), "||dcos_13||",
