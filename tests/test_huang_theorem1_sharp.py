@@ -13,7 +13,7 @@ from __future__ import annotations
 import mpmath
 import pytest
 import sympy
-from coq_support import coq_cache, needs_coq
+from coq_support import needs_coq, shared_coq_cache
 
 from numerics import coq
 from numerics.backend import FLOAT, mp_backend
@@ -26,7 +26,7 @@ from theorems.papers.huang import sharp_constants as sc
 from theorems.papers.huang import subjects as aq
 from theorems.papers.huang.augmented import AugArrays
 
-session_cache = pytest.fixture(scope="module", autouse=True)(coq_cache)
+session_cache = pytest.fixture(scope="module", autouse=True)(shared_coq_cache)
 
 A = sc.A_SIZE
 DPS = 50

@@ -14,7 +14,7 @@ import mpmath
 import numpy as np
 import pytest
 import sympy
-from coq_support import coq_cache, needs_coq
+from coq_support import needs_coq, shared_coq_cache
 
 from numerics import coq
 from numerics.backend import mp_backend
@@ -27,7 +27,7 @@ from theorems.papers.huang import sharp_constants as sc
 from theorems.papers.huang.augmented import AugArrays, AugmentedSetting
 from theorems.papers.huang.subjects import augmented_family, setting
 
-session_cache = pytest.fixture(scope="module", autouse=True)(coq_cache)
+session_cache = pytest.fixture(scope="module", autouse=True)(shared_coq_cache)
 
 THREE_QUARTERS = sympy.Rational(3, 4)
 DPS = 50

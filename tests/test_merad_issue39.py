@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import sympy
 
-from coq_support import coq_cache, needs_coq
+from coq_support import needs_coq, shared_coq_cache
 from theorems.engine.registry import all_claims
 from theorems.papers.merad import assumption1, at_init, certificates, chebyshev_proof, finite_proofs
 from theorems.papers.merad import claims as mc
@@ -22,7 +22,7 @@ from theorems.papers.merad import mixtures as mx
 from theorems.papers.merad import theorem1_reach as t1
 from theorems.subjects import Subject
 
-session_cache = pytest.fixture(scope="module", autouse=True)(coq_cache)
+session_cache = pytest.fixture(scope="module", autouse=True)(shared_coq_cache)
 
 
 def _claims():

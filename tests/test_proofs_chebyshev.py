@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from coq_support import coq_cache, needs_coq
+from coq_support import needs_coq, shared_coq_cache
 
 from numerics import coq
 from theorems.papers.merad import coupon
@@ -18,7 +18,7 @@ from theorems.engine.registry import get
 from theorems.engine.verdict import Verdict
 from theorems.papers.merad import chebyshev_proof as cp
 
-session_cache = pytest.fixture(scope="module", autouse=True)(coq_cache)
+session_cache = pytest.fixture(scope="module", autouse=True)(shared_coq_cache)
 
 
 # the generic steps' constants, moved 1 % to the wrong side (each statement becomes false)

@@ -8,7 +8,7 @@ coqc runs once per script text: the results are cached in a temporary $CLCHECK_C
 from __future__ import annotations
 
 import pytest
-from coq_support import coq_cache, needs_coq
+from coq_support import needs_coq, shared_coq_cache
 import sympy
 
 from numerics import coq
@@ -17,7 +17,7 @@ from theorems.papers.huang import certificates as hc
 from theorems.papers.huang import full_proofs as fp
 from theorems.papers.huang import sharp_constants as sc
 
-session_cache = pytest.fixture(scope="module", autouse=True)(coq_cache)
+session_cache = pytest.fixture(scope="module", autouse=True)(shared_coq_cache)
 
 
 TRUE = {

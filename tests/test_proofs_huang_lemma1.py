@@ -5,7 +5,7 @@ without the hypothesis that G is correct on the main parts inside S_eps) is reje
 from __future__ import annotations
 
 import pytest
-from coq_support import coq_cache, needs_coq
+from coq_support import needs_coq, shared_coq_cache
 
 from numerics import coq
 from theorems.engine.budget import PROFILES
@@ -14,7 +14,7 @@ from theorems.engine.registry import get
 from theorems.engine.verdict import Verdict
 from theorems.papers.huang import lemma1_proof
 
-session_cache = pytest.fixture(scope="module", autouse=True)(coq_cache)
+session_cache = pytest.fixture(scope="module", autouse=True)(shared_coq_cache)
 
 
 SCRIPT = coq.packaged_script("theorems.papers.huang", lemma1_proof.SCRIPT)

@@ -7,7 +7,7 @@ its refutation."""
 from __future__ import annotations
 
 import pytest
-from coq_support import coq_cache, needs_coq
+from coq_support import needs_coq, shared_coq_cache
 
 from numerics import coq
 from numerics.backend import mp_backend
@@ -16,7 +16,7 @@ from theorems.engine.check import check_claim
 from theorems.engine.registry import get
 from theorems.papers.huang import theorem2_proof as tp
 
-session_cache = pytest.fixture(scope="module", autouse=True)(coq_cache)
+session_cache = pytest.fixture(scope="module", autouse=True)(shared_coq_cache)
 
 CONDITION = "< r ^ 2 * (1 - rho_max sigma (Reps n w inS) pmin L delta eps r"
 MUTANTS = {

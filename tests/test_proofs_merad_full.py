@@ -9,12 +9,12 @@ cached in a temporary $CLCHECK_CACHE, so each script is checked by coqc once.
 from __future__ import annotations
 
 import pytest
-from coq_support import coq_cache, needs_coq
+from coq_support import needs_coq, shared_coq_cache
 
 from numerics import coq
 from theorems.papers.merad import finite_proofs as fp
 
-session_cache = pytest.fixture(scope="module", autouse=True)(coq_cache)
+session_cache = pytest.fixture(scope="module", autouse=True)(shared_coq_cache)
 
 
 ALLOWED = {"ClassicalDedekindReals.sig_forall_dec", "ClassicalDedekindReals.sig_not_dec",

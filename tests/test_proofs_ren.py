@@ -5,7 +5,7 @@ proved modulo the singular value decomposition, the population fact outright."""
 from __future__ import annotations
 
 import pytest
-from coq_support import coq_cache, needs_coq
+from coq_support import needs_coq, shared_coq_cache
 
 from numerics import coq
 from theorems.engine.budget import PROFILES
@@ -14,7 +14,7 @@ from theorems.engine.registry import get
 from theorems.engine.verdict import Verdict
 from theorems.papers.ren import certificates as rc
 
-session_cache = pytest.fixture(scope="module", autouse=True)(coq_cache)
+session_cache = pytest.fixture(scope="module", autouse=True)(shared_coq_cache)
 
 
 SCRIPT = coq.packaged_script("theorems.papers.ren", rc.SCRIPT)
