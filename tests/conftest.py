@@ -83,6 +83,25 @@ def env_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Call
     _forget_modules(declared)
 
 
+@pytest.fixture
+def marker_items(pytester: pytest.Pytester) -> Callable[[str, str, int], None]:
+    """``check(paper, select, passed)``: the paper's marker selects exactly its registered claims as pytest items
+    (unknown markers are errors), and the ``passed`` items ``-k select`` picks among them run and pass. (Declare the
+    plugin first, with ``env_plugin``.)"""
+    import torch  # noqa: F401, PLC0415 - heavy: loaded before pytester's in-process runs, which forget what they import
+
+    def check(paper: str, select: str, passed: int) -> None:
+        from theorems.engine.registry import all_claims  # noqa: PLC0415 - the plugin declared by the test
+
+        marker = ("--claims", "-m", paper, "--strict-markers", "-p", "no:cacheprovider")
+        listed = pytester.runpytest_inprocess(*marker, "--collect-only", "-q").outlines
+        assert [line for line in listed if line.startswith("claims::")] == \
+            sorted(f"claims::{c.id}" for c in all_claims([paper]))
+        pytester.runpytest_inprocess(*marker, "-k", select).assert_outcomes(passed=passed)
+
+    return check
+
+
 SLOW_LIST = Path(__file__).with_name("slow_tests.txt")
 
 

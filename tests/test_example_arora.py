@@ -121,17 +121,10 @@ def test_a_same_class_bound_above_one_is_refuted(ac, loss: str) -> None:  # noqa
     assert result.verdict == Verdict.REFUTED, result.reason
 
 
-def test_its_claims_are_items_under_its_marker_and_one_runs(tmp_path: Path, env_plugin, pytester,  # noqa: ANN001
+def test_its_claims_are_items_under_its_marker_and_one_runs(tmp_path: Path, env_plugin, marker_items,  # noqa: ANN001
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Its paper's marker selects exactly its claims as pytest items, and a selected item runs and passes. Every
     claim's verdict is checked by CI's audit of the example plugins (``.ci/run``), not again here."""
-    from theorems.engine.registry import all_claims
-
     monkeypatch.setenv("CLCHECK_CACHE", str(tmp_path / "cache"))
     env_plugin("arora_claims", folder=FOLDER)
-    marker = ("--claims", "-m", "arora", "--strict-markers", "-p", "no:cacheprovider")
-    listed = pytester.runpytest_inprocess(*marker, "--collect-only", "-q").outlines
-    assert [line for line in listed if line.startswith("claims::")] == \
-        sorted(f"claims::{c.id}" for c in all_claims(["arora"]))
-    run = pytester.runpytest_inprocess(*marker, "-k", "tau and not lemma and not same")
-    run.assert_outcomes(passed=1)
+    marker_items("arora", "tau and not lemma and not same", passed=1)

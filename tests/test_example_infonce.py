@@ -55,20 +55,13 @@ def _brute_force_ince(points: list[list[list[float]]], rho: list[float], K: int,
     return total
 
 
-def test_its_claims_are_items_under_its_marker_and_one_runs(tmp_path: Path, env_plugin, pytester,  # noqa: ANN001
+def test_its_claims_are_items_under_its_marker_and_one_runs(tmp_path: Path, env_plugin, marker_items,  # noqa: ANN001
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Its paper's marker selects exactly its claims as pytest items, and a selected item runs and passes. Every
     claim's verdict is checked by CI's audit of the example plugins (``.ci/run``), not again here."""
-    from theorems.engine.registry import all_claims
-
     monkeypatch.setenv("CLCHECK_CACHE", str(tmp_path / "cache"))
     env_plugin("infonce_claims", folder=FOLDER)
-    marker = ("--claims", "-m", "infonce", "--strict-markers", "-p", "no:cacheprovider")
-    listed = pytester.runpytest_inprocess(*marker, "--collect-only", "-q").outlines
-    assert [line for line in listed if line.startswith("claims::")] == \
-        sorted(f"claims::{c.id}" for c in all_claims(["infonce"]))
-    run = pytester.runpytest_inprocess(*marker, "-k", "gradient and negative")
-    run.assert_outcomes(passed=1)
+    marker_items("infonce", "gradient and negative", passed=1)
 
 
 def test_i_nce_over_multisets_is_the_average_over_ordered_draws(ic) -> None:  # noqa: ANN001

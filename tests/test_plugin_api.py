@@ -159,23 +159,18 @@ def _plugin_env(tmp_path: Path) -> dict[str, str]:
             "CLCHECK_PLUGINS": "hypersphere_claims", "CLCHECK_CACHE": str(tmp_path / "cache")}
 
 
-def test_the_example_plugin_ships_its_marker_pages_and_recorded_witness(tmp_path: Path, env_plugin, pytester,  # noqa: ANN001
+def test_the_example_plugin_ships_its_marker_pages_and_recorded_witness(tmp_path: Path, env_plugin,  # noqa: ANN001
+                                                                      marker_items,  # noqa: ANN001
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Named in ``CLCHECK_PLUGINS``: its pages and recorded witness are found, its paper's marker selects exactly its
     claims as pytest items (unknown markers are errors here), and they run: the refuted one with a recorded witness
     passes, as its refutation is recorded. Every claim's verdict is CI's audit of the example plugins."""
-    import torch  # noqa: F401, PLC0415 - heavy: loaded before pytester's in-process runs, which forget what they import
     from theorems.engine.registry import all_claims, paper_of
     from theorems.engine.witness import recorded_witness_path
 
     monkeypatch.setenv("CLCHECK_CACHE", str(tmp_path / "cache"))
     env_plugin("hypersphere_claims", folder=ROOT / "examples" / "hypersphere")
-    marker = ("--claims", "-m", "hyper", "--strict-markers", "-p", "no:cacheprovider")
-    listed = pytester.runpytest_inprocess(*marker, "--collect-only", "-q").outlines
-    assert [line for line in listed if line.startswith("claims::")] == \
-        sorted(f"claims::{c.id}" for c in all_claims(["hyper"]))
-    run = pytester.runpytest_inprocess(*marker, "-k", "pdist or align_cosine")
-    run.assert_outcomes(passed=2)
+    marker_items("hyper", "pdist or align_cosine", passed=2)
     claim = [c for c in all_claims(["hyper"]) if c.known_refutation][0]
     assert str(paper_of(claim).pages).endswith("hypersphere_claims/pages")
     assert str(recorded_witness_path(claim)).endswith("witnesses/hyper.uniform_cloning.pdist.json")

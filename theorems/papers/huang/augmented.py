@@ -17,7 +17,6 @@ rationals from the concrete setting.
 from __future__ import annotations
 
 import functools
-
 import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -415,7 +414,12 @@ def nn_classifier_report(s: AugmentedSetting) -> dict[str, int]:
 
 
 def _nn_score_terms(arr: AugArrays) -> tuple[Any, Any, Any, Any]:
-    """At every point z (rows) and class k (columns): -||z - mu_k||^2/2, z^T mu_k, ||mu_k||^2/2 and ||z||^2/2."""
+    """At every point z (rows) and class k (columns): -||z - mu_k||^2/2, z^T mu_k, ||mu_k||^2/2 and ||z||^2/2 (computed
+    once per backend arrays: the gap and its scale read the same terms)."""
+    return arr.once("nn_terms", lambda: _score_term_arrays(arr))
+
+
+def _score_term_arrays(arr: AugArrays) -> tuple[Any, Any, Any, Any]:
     xp = arr.xp
     mu = centres(arr)
     Z = arr.F.reshape(arr.n * arr.a, arr.d) if xp.name != "torch" else arr.F.reshape(-1, arr.d)
@@ -428,7 +432,7 @@ def nn_score_gap(arr: AugArrays) -> Any:
     """max over points z and classes k of |-||z - mu_k||^2/2 - ((W z + b)_k - ||z||^2/2)|, with W z + b =
     (z^T mu_k - ||mu_k||^2/2)_k."""
     xp = arr.xp
-    left, dots, half_mu, half_z = arr.once("nn_terms", lambda: _nn_score_terms(arr))
+    left, dots, half_mu, half_z = _nn_score_terms(arr)
     gap = left - (dots - half_mu - half_z)
     return xp.max(xp.sqrt(gap * gap))
 
@@ -437,8 +441,7 @@ def nn_score_terms(arr: AugArrays) -> Any:
     """The largest |term| of nn_score_gap's identity over points and classes: the scale its residue is
     compared against (a residue's rounding is relative to the terms it is a difference of)."""
     xp = arr.xp
-    terms = arr.once("nn_terms", lambda: _nn_score_terms(arr))
-    largest = [xp.max(xp.sqrt(t * t)) for t in terms]
+    largest = [xp.max(xp.sqrt(t * t)) for t in _nn_score_terms(arr)]
     return functools.reduce(xp.maximum, largest)
 
 

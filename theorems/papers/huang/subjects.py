@@ -225,7 +225,8 @@ delta_s = quantity("delta_sigma", lambda s, xp: s.delta, range=(0, None), differ
 
 QUANTITIES = (L_nce, L1_nce, L2_nce, L_cc, L1_cc, L2_cc, lam, bt_lhs, bt_gram, bt_sum, d_dim, K_cls, tb_pair, L_pos,
               L_align, tau_bt, th4_dot, th4_pk, th4_pl, th3_dot, th3_pk, th3_pl, L2s_pairs, L2s_mean, nn_mismatch,
-              nn_gap, nn_terms, err_G, err_main, err_G_x, err_main_x, sigma, R_eps, eps_s, A_size, main_spread, lip_L, delta_s)
+              nn_gap, nn_terms, err_G, err_main, err_G_x, err_main_x, sigma, R_eps, eps_s, A_size, main_spread, lip_L,
+              delta_s)
 
 RADII = (1.0, 0.5, 2.0)  # the radii r of the sphere encoders with ``radius=True``
 LAMBDAS = (0.0, 0.005, 0.5, 1.0, 2.0)  # the weights lambda of the cross-correlation loss drawn
